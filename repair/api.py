@@ -1,0 +1,99 @@
+"""The library interface: ``repair_text``, ``repair_bytes`` and ``Repairer``.
+
+A ``Repairer`` holds the settings (and, once there is one, the model) so a
+pipeline or a worker pays the set-up once; the two functions are shortcuts
+that use a default one.  A ``Repairer`` pickles as its settings only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from repair.families.base import Document, Settings
+from repair.pipeline.apply import apply_edits
+from repair.pipeline.decide import decide
+from repair.pipeline.decode import decode_bytes
+from repair.pipeline.detect import detect
+from repair.types import Result
+
+
+@dataclass
+class Repairer:
+    """Repairs texts with one set of settings; reuse it across documents."""
+
+    min_confidence: float = 0.9
+    placeholder: str = "〓"
+    families: tuple[str, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.min_confidence <= 1.0:
+            raise ValueError("min_confidence must be between 0 and 1")
+        if len(self.placeholder) != 1:
+            raise ValueError("placeholder must be a single character")
+        if self.families is not None:
+            from repair.families import families
+
+            families(tuple(self.families))  # raises on unknown names
+        self.settings = Settings(self.min_confidence, self.placeholder, tuple(self.families) if self.families else None)
+
+    def repair_text(self, text: str) -> Result:
+        if not isinstance(text, str):
+            raise TypeError(f"repair_text takes str, not {type(text).__name__}; use repair_bytes for bytes")
+        return self._run(Document(text, self.settings))
+
+    def repair_bytes(self, data: bytes) -> Result:
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError(f"repair_bytes takes bytes, not {type(data).__name__}")
+        decoded = decode_bytes(bytes(data))
+        doc = Document(decoded.text, self.settings, undecodable=decoded.undecodable)
+        result = self._run(doc)
+        return Result(
+            result.text,
+            result.edits,
+            result.source_text,
+            encoding=decoded.encoding + ("-sig" if decoded.bom and decoded.encoding == "utf-8" else ""),
+            encoding_segments=tuple(decoded.segments),
+        )
+
+    def repair_many(self, documents: Iterable[str | bytes]) -> Iterator[Result]:
+        """Stream results for an iterable of documents (text or bytes)."""
+        for doc in documents:
+            yield self.repair_bytes(doc) if isinstance(doc, (bytes, bytearray)) else self.repair_text(doc)
+
+    def _run(self, doc: Document) -> Result:
+        edits = [decide(family, span, doc) for family, span in detect(doc)]
+        text, placed = apply_edits(doc.text, edits)
+        return Result(text, placed, doc.text)
+
+    def __getstate__(self) -> dict:
+        return {"min_confidence": self.min_confidence, "placeholder": self.placeholder, "families": self.families}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__init__(**state)  # type: ignore[misc]
+
+
+_DEFAULT: Repairer | None = None
+
+
+def _default() -> Repairer:
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = Repairer()
+    return _DEFAULT
+
+
+def repair_text(text: str, *, model: object = None, **settings: object) -> Result:
+    """Repair a string; returns the repaired text and every edit.
+
+    ``model`` is accepted for interface stability; the exact repairs of this
+    release need none.
+    """
+    repairer = Repairer(**settings) if settings else _default()  # type: ignore[arg-type]
+    return repairer.repair_text(text)
+
+
+def repair_bytes(data: bytes, *, model: object = None, **settings: object) -> Result:
+    """Decode bytes of unknown encoding, then repair; ``Result.encoding`` says what was found."""
+    repairer = Repairer(**settings) if settings else _default()  # type: ignore[arg-type]
+    return repairer.repair_bytes(data)

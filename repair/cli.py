@@ -1,0 +1,193 @@
+"""Command line: ``repair clean``, ``repair detect``.
+
+Every failure a user can cause (a missing path, a binary file, an unwritable
+folder) ends in one line on stderr and a non-zero exit, never a traceback; a
+file that fails produces no output, and the others are still cleaned.
+Exit codes: 0 all done, 1 some input failed, 2 usage error.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import click
+
+from repair.api import Repairer
+from repair.errors import RepairError, UnwritableOutputError
+from repair.io import read_input, write_atomic
+from repair.report import build_report, dumps
+
+DEFAULT_REPORT_SUBDIR = "_repair_reports"
+
+
+@dataclass(frozen=True)
+class Job:
+    source: Path
+    relative: Path
+
+
+def collect_inputs(paths: tuple[str, ...], recursive: bool) -> tuple[list[Job], list[str]]:
+    """Expand the command line into files; errors for paths that cannot be used."""
+    jobs: list[Job] = []
+    errors: list[str] = []
+    for raw in paths:
+        p = Path(raw)
+        if p.is_dir():
+            if not recursive:
+                errors.append(f"{p}: is a directory (use -r to clean directories)")
+                continue
+            for f in sorted(x for x in p.rglob("*") if x.is_file() and not x.name.startswith(".")):
+                jobs.append(Job(f, f.relative_to(p)))
+        elif p.exists():
+            jobs.append(Job(p, Path(p.name)))
+        else:
+            errors.append(f"{p}: no such file or directory")
+    seen: dict[Path, Path] = {}
+    for job in jobs:
+        if job.relative in seen:
+            errors.append(f"{job.source}: same output name as {seen[job.relative]}")
+        seen[job.relative] = job.source
+    return jobs, errors
+
+
+def _fail(message: str) -> None:
+    click.echo(f"repair: error: {message}", err=True)
+
+
+def _settings(repairer: Repairer) -> dict:
+    return {"min_confidence": repairer.min_confidence, "placeholder": repairer.placeholder, "families": repairer.families}
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="repair", prog_name="repair")
+def main() -> None:
+    """Repair garbled Chinese text and report every change."""
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option("-o", "--output", "out_dir", type=click.Path(file_okay=False, path_type=Path), help="Folder for the repaired files (same relative names).")
+@click.option("--report-dir", type=click.Path(file_okay=False, path_type=Path), help=f"Folder for the JSON reports [default: OUT_DIR/{DEFAULT_REPORT_SUBDIR}].")
+@click.option("-r", "--recursive", is_flag=True, help="Clean the files of directories, recursively.")
+@click.option("--min-confidence", type=click.FloatRange(0.0, 1.0), default=0.9, show_default=True, help="Apply a repair only at or above this confidence.")
+@click.option("--placeholder", default="〓", show_default=True, help="Character written for characters that cannot be restored.")
+@click.option("-q", "--quiet", is_flag=True, help="No per-file lines on stderr.")
+def clean(paths, out_dir, report_dir, recursive, min_confidence, placeholder, quiet) -> None:
+    """Repair PATHS into OUT_DIR and write one report per file.
+
+    Use "-" as the only path to read stdin and write the repaired text to stdout.
+    """
+    try:
+        repairer = Repairer(min_confidence=min_confidence, placeholder=placeholder)
+    except ValueError as err:
+        raise click.BadParameter(str(err)) from None
+    if paths == ("-",):
+        sys.exit(_clean_stream(repairer, report_dir))
+    if "-" in paths:
+        raise click.UsageError('"-" (stdin) cannot be mixed with file paths')
+    if out_dir is None:
+        raise click.UsageError("missing -o/--output OUT_DIR")
+    jobs, errors = collect_inputs(paths, recursive)
+    for e in errors:
+        _fail(e)
+    report_dir = report_dir or out_dir / DEFAULT_REPORT_SUBDIR
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        report_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        _fail(f"cannot create output folder: {err.strerror or err}: {err.filename}")
+        sys.exit(1)
+    failed = len(errors)
+    summary = []
+    for job in jobs:
+        target = out_dir / job.relative
+        try:
+            if target.resolve() == job.source.resolve():
+                raise RepairError(f"{job.source}: output would overwrite the input; choose another -o")
+            data = read_input(job.source)
+            result = repairer.repair_bytes(data)
+            report = build_report(result, input_path=str(job.source), output_path=str(target), input_bytes=data, settings=_settings(repairer))
+            write_atomic(target, result.text.encode("utf-8"))
+            write_atomic(report_dir / job.relative.with_name(job.relative.name + ".report.json"), dumps(report).encode("utf-8"))
+        except UnwritableOutputError as err:
+            _fail(str(err))
+            failed += 1
+            continue
+        except RepairError as err:
+            _fail(f"{job.source}: {err}" if not str(err).startswith(str(job.source)) else str(err))
+            failed += 1
+            continue
+        s = report["summary"]
+        summary.append({"input": str(job.source), "output": str(target), "encoding": result.encoding, **s})
+        if not quiet:
+            click.echo(
+                f"{job.source}: {result.encoding}, {sum(s['applied'].values())} repaired, "
+                f"{sum(s['marked'].values())} marked",
+                err=True,
+            )
+    try:
+        write_atomic(report_dir / "summary.json", json.dumps({"files": summary, "failed": failed}, ensure_ascii=False, indent=1).encode("utf-8"))
+    except UnwritableOutputError as err:
+        _fail(str(err))
+        failed += 1
+    sys.exit(1 if failed else 0)
+
+
+def _clean_stream(repairer: Repairer, report_dir: Path | None) -> int:
+    data = sys.stdin.buffer.read()
+    try:
+        result = repairer.repair_bytes(data)
+    except RepairError as err:
+        _fail(f"stdin: {err}")
+        return 1
+    if report_dir is not None:
+        report = build_report(result, input_path=None, output_path=None, input_bytes=data, settings=_settings(repairer))
+        try:
+            write_atomic(report_dir / "stdin.report.json", dumps(report).encode("utf-8"))
+        except UnwritableOutputError as err:
+            _fail(str(err))
+            return 1
+    sys.stdout.buffer.write(result.text.encode("utf-8"))
+    sys.stdout.buffer.flush()
+    return 0
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option("-r", "--recursive", is_flag=True, help="Look into directories, recursively.")
+@click.option("--report-dir", type=click.Path(file_okay=False, path_type=Path), help="Also write one JSON report per file here.")
+@click.option("--json", "as_json", is_flag=True, help="Print the reports as JSON lines instead of text.")
+def detect(paths, recursive, report_dir, as_json) -> None:
+    """Report the damage in PATHS without changing anything."""
+    repairer = Repairer()
+    jobs, errors = collect_inputs(paths, recursive)
+    for e in errors:
+        _fail(e)
+    failed = len(errors)
+    for job in jobs:
+        try:
+            data = read_input(job.source)
+            result = repairer.repair_bytes(data)
+            report = build_report(result, input_path=str(job.source), output_path=None, input_bytes=data, settings=_settings(repairer))
+            if report_dir is not None:
+                write_atomic(report_dir / job.relative.with_name(job.relative.name + ".report.json"), dumps(report).encode("utf-8"))
+        except RepairError as err:
+            _fail(f"{job.source}: {err}" if not str(err).startswith(str(job.source)) else str(err))
+            failed += 1
+            continue
+        if as_json:
+            click.echo(json.dumps(report, ensure_ascii=False))
+            continue
+        detected = report["summary"]["detected"]
+        click.echo(f"{job.source}: {result.encoding}, " + (", ".join(f"{k} {v}" for k, v in detected.items()) or "no damage found"))
+        for e in report["edits"]:
+            fix = f" -> {e['after']!r}" if e["applied"] else ""
+            click.echo(f"  {e['line']}:{e['column']} {e['kind']} {e['before']!r}{fix} ({e['confidence']:.2f})")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Generated data tables (see scripts/)."""

@@ -1,0 +1,97 @@
+"""The one interface every damage family implements, and the document it reads.
+
+A family is a channel model: ``detect`` finds the spans its channel could have
+produced, ``propose`` says which clean text could lie behind a span and how
+sure the channel alone is.  The pipeline only ever talks to this interface.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, ClassVar, Protocol
+
+from repair.types import Candidate, Slot, Span
+
+HAN_CLASS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U000323af"
+HAN_RE = re.compile(f"[{HAN_CLASS}]")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a user can set; part of the report so a run can be replayed."""
+
+    min_confidence: float = 0.9
+    placeholder: str = "〓"
+    families: tuple[str, ...] | None = None  # None: every registered family
+
+
+@dataclass
+class Document:
+    """The text under repair plus the facts about it that several families use."""
+
+    text: str
+    settings: Settings = field(default_factory=Settings)
+    # Raw bytes behind U+FFFD characters produced while decoding, by offset.
+    undecodable: dict[int, bytes] = field(default_factory=dict)
+
+    @cached_property
+    def han_count(self) -> int:
+        return len(HAN_RE.findall(self.text))
+
+    @cached_property
+    def punctuation_style(self) -> str:
+        """'fullwidth', 'ascii' or 'none': how this document punctuates.
+
+        A question mark is real punctuation in a document that punctuates that
+        way, and a lost character in one that uses the other style.
+        """
+        counts = Counter(ch for ch in self.text if ch in "，。,.")
+        full = counts["，"] + counts["。"]
+        ascii_ = len(re.findall(f"[{HAN_CLASS}][,.](?=[{HAN_CLASS}\\s]|$)", self.text))
+        if full == 0 and ascii_ == 0:
+            return "none"
+        return "ascii" if ascii_ > full else "fullwidth"
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """A family's answer for one span.
+
+    ``candidates`` are ranked best first.  ``confidence`` is the channel's own
+    certainty that the best candidate is right (1.0 for an exact, lossless
+    re-decoding; 0.0 when the family has no candidates and the span can only
+    be marked).  ``slots`` are holes inside the best candidate.
+    """
+
+    candidates: tuple[Candidate, ...] = ()
+    confidence: float = 0.0
+    slots: tuple[Slot, ...] = ()
+    note: str = ""
+
+
+class Family(Protocol):
+    kind: ClassVar[str]
+    # Lower claims a stretch of text first when detections overlap: a long
+    # mojibake run outranks the kana and PUA characters inside it.
+    priority: ClassVar[int]
+
+    def detect(self, doc: Document) -> list[Span]: ...
+
+    def propose(self, span: Span, doc: Document) -> Proposal: ...
+
+
+def span_from_match(m: re.Match[str], kind: str, **info: Any) -> Span:
+    return Span(m.start(), m.end(), kind, m.group(0), dict(info))
+
+
+class MarkOnly:
+    """Base for families whose spans need the language model to be filled.
+
+    Until a model ranks candidates, their spans are reported and left marked.
+    """
+
+    def propose(self, span: Span, doc: Document) -> Proposal:
+        return Proposal(note="left marked: needs the language model to choose a character")

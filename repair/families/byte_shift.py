@@ -1,0 +1,138 @@
+"""Byte-shifted runs: a GBK (or Big5) stream read one byte out of phase.
+
+``垛裕簧潇缎弧㈧缎颍…�`` is simplified GBK text whose bytes were paired
+wrongly after a byte was lost: every character shows the second byte of one
+character and the first byte of the next.  Out-of-phase pairs that fell in a
+user-defined area became private-use characters and were deleted; the last
+lone byte became U+FFFD; the next newline put the reader back in phase.
+
+The channel is exact for what the bytes still hold: re-encode the run, drop
+its first byte, and read it in pairs.  What the bytes cannot give back becomes
+a slot with the byte that survives: the character cut at the start (its
+second byte known), the one cut at the end (its first byte known), and each
+character pair whose middle two bytes were deleted (it reads as a single
+improbable character; both outer bytes known).  The start of the run is
+searched, since the characters just before it may be clean.
+"""
+
+from __future__ import annotations
+
+from repair.codecs import DOUBLE_BYTE_CODECS
+from repair.families.base import Document, Proposal
+from repair.plausibility import char_logp, text_logp
+from repair.redecode import HOLE_LOGP, acceptable, suspicious_stretches
+from repair.types import Candidate, Slot, Span
+
+START_SEARCH = 3
+# A re-read character this improbable is a glued pair, not a real character.
+GLUED_LOGP = -5.5
+FULLWIDTH_ALNUM = {chr(c) for lo, hi in ((0xFF10, 0xFF19), (0xFF21, 0xFF3A), (0xFF41, 0xFF5A)) for c in range(lo, hi + 1)}
+
+
+def _two_byte(ch: str, codec: str) -> bytes | None:
+    try:
+        raw = ch.encode(codec)
+    except UnicodeEncodeError:
+        return None
+    return raw if len(raw) == 2 else None
+
+
+def reread_shifted(run: str, codec: str) -> tuple[list[tuple[str, dict]], bool] | None:
+    """Read ``run`` one byte later: a list of (char or None for a hole, constraint).
+
+    Returns None when the run is not made of two-byte characters of ``codec``.
+    The boolean tells whether the run ended in a cut character (U+FFFD).
+    """
+    body = run.rstrip("\ufffd")
+    cut_end = body != run
+    raw = bytearray()
+    for ch in body:
+        b = _two_byte(ch, codec)
+        if b is None:
+            return None
+        raw += b
+    if len(raw) < 4:
+        return None
+    out: list[tuple[str | None, dict]] = [(None, {"trail_byte": f"{raw[0]:02X}", "why": "cut at the start of the run"})]
+    data = raw[1:]
+    lead_left = None
+    if len(data) % 2:
+        lead_left = data[-1]
+        data = data[:-1]
+    for i in range(0, len(data), 2):
+        pair = bytes(data[i : i + 2])
+        try:
+            ch = pair.decode(codec)
+        except UnicodeDecodeError:
+            ch = ""
+        if len(ch) != 1 or ch in FULLWIDTH_ALNUM or char_logp(ch) <= GLUED_LOGP or ch == "\ufffd":
+            out.append((None, {"lead_byte": f"{pair[0]:02X}", "trail_byte": f"{pair[1]:02X}", "chars": 2, "why": "two characters glued by a deleted pair", "as_read": ch}))
+        else:
+            out.append((ch, {}))
+    if lead_left is not None or cut_end:
+        info = {"why": "cut at the end of the run"}
+        if lead_left is not None:
+            info["lead_byte"] = f"{lead_left:02X}"
+        out.append((None, info))
+    return out, cut_end
+
+
+def render(pieces: list[tuple[str | None, dict]], placeholder: str) -> tuple[str, tuple[Slot, ...]]:
+    text = []
+    slots = []
+    pos = 0
+    for ch, info in pieces:
+        if ch is None:
+            n = info.get("chars", 1)
+            slots.append(Slot(pos, n * len(placeholder), n, info["why"], {k: v for k, v in info.items() if k != "why"}))
+            text.append(placeholder * n)
+            pos += n * len(placeholder)
+        else:
+            text.append(ch)
+            pos += len(ch)
+    return "".join(text), tuple(slots)
+
+
+class ByteShift:
+    kind = "byte_shift"
+    priority = 21
+
+    def detect(self, doc: Document) -> list[Span]:
+        text = doc.text
+        spans: list[Span] = []
+        for st in suspicious_stretches(text):
+            if spans and st.start < spans[-1].end:
+                continue
+            end = st.run_end
+            window = max(st.run_start, st.start - START_SEARCH)
+            best = None
+            # Where the run starts is decided by the whole window: clean text
+            # kept before the start plus the re-read run, holes charged.
+            for start in range(window, st.start + 1):
+                run = text[start:end]
+                for codec in DOUBLE_BYTE_CODECS:
+                    got = reread_shifted(run, codec)
+                    if got is None:
+                        continue
+                    pieces, _ = got
+                    readable = "".join(c for c, _ in pieces if c)
+                    holes = sum(info.get("chars", 1) for c, info in pieces if c is None)
+                    if not acceptable(run, readable, holes=holes):
+                        continue
+                    total = text_logp(text[window:start]) + text_logp(readable) + holes * HOLE_LOGP
+                    if best is None or total > best[0]:
+                        best = (total, start, codec, pieces)
+            if best is not None:
+                _, start, codec, pieces = best
+                spans.append(Span(start, end, self.kind, text[start:end], {"codec": codec, "pieces": pieces}))
+        return spans
+
+    def propose(self, span: Span, doc: Document) -> Proposal:
+        out, slots = render(span.info["pieces"], doc.settings.placeholder)
+        codec = span.info["codec"]
+        return Proposal(
+            (Candidate(out, text_logp(out.replace(doc.settings.placeholder, "")), f"{codec} re-read one byte later"),),
+            1.0,
+            slots,
+            note=f"byte-shifted {codec} run re-read in phase; {len(slots)} character group(s) the bytes cannot give back",
+        )

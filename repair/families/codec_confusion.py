@@ -1,0 +1,148 @@
+"""Codec confusions: text encoded in one codec and decoded in another.
+
+``鐢ㄦ埛`` is UTF-8 read as GBK, ``ÖÐÎÄ`` GBK read as cp1252, ``Ã¤Â¸Â­``
+UTF-8 read as cp1252 twice.  The channel is exact when the garbling was
+lossless: encoding the mojibake with the wrong codec gives back the original
+bytes, and decoding them with the true codec gives back the text.  For every
+improbable stretch every row of the codec table (``repair.codecs``) is tried,
+over the whole run and over trims of it, and repeated for double mojibake; the
+UTF-8/Latin-1 row is ftfy's, which knows that family best.  A reading is kept
+only when it passes ``redecode.acceptable``.  Runs of a lossy signature
+(``锟斤拷``) are marked as missing, never guessed.
+"""
+
+from __future__ import annotations
+
+import re
+
+import ftfy
+
+from repair.codecs import CONFUSIONS, LOSSY_SIGNATURES, Confusion
+from repair.families.base import Document, Proposal
+from repair.redecode import acceptable, gain, suspicious_stretches
+from repair.types import Candidate, Slot, Span
+
+MAX_DEPTH = 3
+MAX_TRIM = 6
+LATIN_MOJIBAKE_RE = re.compile("[\u0080-\u00ff\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc\u2013\u2014\u2018-\u201e\u2020-\u2022\u2026\u2030\u2039\u203a\u20ac\u2122]")
+LOSSY_RE = re.compile("|".join(f"(?:{re.escape(sig)})+" for sig, _ in LOSSY_SIGNATURES))
+FTFY_CONFIG = ftfy.TextFixerConfig(
+    unescape_html=False,
+    remove_terminal_escapes=False,
+    fix_latin_ligatures=False,
+    fix_character_width=False,
+    uncurl_quotes=False,
+    fix_line_breaks=False,
+    fix_surrogates=False,
+    remove_control_chars=False,
+    normalization=None,
+    replace_lossy_sequences=False,
+)
+
+
+def reread(text: str, confusion: Confusion) -> tuple[str, int] | None:
+    """Undo one confusion: (text, holes) or None when the bytes do not fit.
+
+    A last character cut in half (an odd byte at the end, which the wrong
+    decoder turned into U+FFFD or ``?``) is a hole.
+    """
+    stripped = text.rstrip("\ufffd?")
+    if stripped != text:
+        got = reread(stripped, confusion) if stripped else None
+        return None if got is None else (got[0], got[1] or 1)
+    try:
+        raw = text.encode(confusion.wrong)
+    except UnicodeEncodeError:
+        return None
+    try:
+        return raw.decode(confusion.true), 0
+    except UnicodeDecodeError as err:
+        if err.start < len(raw) - 3 or err.start == 0:
+            return None
+        try:
+            return raw[: err.start].decode(confusion.true), 1
+        except UnicodeDecodeError:
+            return None
+
+
+def ftfy_reread(text: str) -> tuple[str, int] | None:
+    if not LATIN_MOJIBAKE_RE.search(text):
+        return None
+    fixed = ftfy.fix_encoding(text, FTFY_CONFIG)
+    return (fixed, 0) if fixed != text else None
+
+
+def best_reading(text: str, depth: int = 0) -> tuple[str, int, list[str]] | None:
+    """The most probable lossless re-reading of ``text``, with the codecs used."""
+    options: list[tuple[float, str, int, list[str]]] = []
+    attempts = [(c.label, lambda t, c=c: reread(t, c)) for c in CONFUSIONS if c.wrong != "sloppy-windows-1252" or c.true != "utf-8"]
+    attempts.append(("UTF-8 read as cp1252/Latin-1 (ftfy)", ftfy_reread))
+    for label, fn in attempts:
+        got = fn(text)
+        if got is None:
+            continue
+        out, holes = got
+        if "\ufffd" in out or not acceptable(text, out, holes=holes):
+            continue
+        options.append((gain(text, out), out, holes, [label]))
+    if not options:
+        return None
+    _, out, holes, labels = max(options, key=lambda o: o[0])
+    if depth + 1 < MAX_DEPTH and not holes:
+        deeper = best_reading(out, depth + 1)
+        if deeper is not None:
+            return deeper[0], deeper[1], labels + deeper[2]
+    return out, holes, labels
+
+
+class CodecConfusion:
+    kind = "codec_confusion"
+    priority = 20
+
+    def detect(self, doc: Document) -> list[Span]:
+        text = doc.text
+        spans: list[Span] = []
+        for m in LOSSY_RE.finditer(text):
+            note = next(n for sig, n in LOSSY_SIGNATURES if m.group(0).startswith(sig))
+            spans.append(Span(m.start(), m.end(), self.kind, m.group(0), {"lossy": note}))
+        taken_until = -1
+        for st in suspicious_stretches(text):
+            if st.start < taken_until:
+                continue
+            found = self._search(text, st.run_start, st.run_end, st.start, st.end)
+            if found is not None:
+                start, end, out, holes, labels = found
+                if any(s.start < end and start < s.end for s in spans):
+                    continue
+                spans.append(Span(start, end, self.kind, text[start:end], {"reading": out, "holes": holes, "codecs": labels}))
+                taken_until = end
+        return sorted(spans, key=lambda s: s.start)
+
+    @staticmethod
+    def _search(text: str, run_start: int, run_end: int, start: int, end: int):
+        """Try the whole run first, then trims towards the suspicious core."""
+        starts = [run_start] + [s for s in range(max(run_start + 1, start - MAX_TRIM), start + 1)]
+        ends = [run_end] + [e for e in range(end, min(run_end, end + MAX_TRIM))]
+        best = None
+        for s in dict.fromkeys(starts):
+            for e in dict.fromkeys(ends):
+                if e <= s:
+                    continue
+                got = best_reading(text[s:e])
+                if got is None:
+                    continue
+                g = gain(text[s:e], got[0])
+                if best is None or g > best[0]:
+                    best = (g, s, e, *got)
+        return None if best is None else best[1:]
+
+    def propose(self, span: Span, doc: Document) -> Proposal:
+        if "lossy" in span.info:
+            return Proposal(note=f"left marked: {span.info['lossy']}")
+        out, holes = span.info["reading"], span.info["holes"]
+        slots: tuple[Slot, ...] = ()
+        if holes:
+            out = out + doc.settings.placeholder
+            slots = (Slot(len(out) - 1, 1, 1, "last character cut in half by the confusion"),)
+        source = " then ".join(span.info["codecs"])
+        return Proposal((Candidate(out, gain(span.text, out), source),), 1.0, slots, note=f"re-decoded: {source}")

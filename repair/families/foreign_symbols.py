@@ -1,0 +1,45 @@
+"""Foreign symbols amid Han text: kana, bopomofo, Greek, circled numbers ...
+
+The channel: a converter mapped a rare character into a fixed GB2312 symbol
+row, so the symbol stands for one and the same rare character wherever it
+occurs.  Only short runs with Han text on one side and Han or Chinese
+punctuation on the other are claimed: a Japanese phrase, a Greek word or a
+numbered list is text, not damage.
+
+>>> [s.text for s in ForeignSymbols().detect(Document("鹑β。饮い鳖 αβγ表"))]
+['β', 'い']
+"""
+
+from __future__ import annotations
+
+from repair.charclass import CJK_PUNCTUATION, foreign_symbol_class, is_han
+from repair.families.base import Document, MarkOnly
+from repair.types import Span
+
+MAX_RUN = 2
+
+
+class ForeignSymbols(MarkOnly):
+    kind = "foreign_symbol"
+    priority = 45
+
+    def detect(self, doc: Document) -> list[Span]:
+        text = doc.text
+        spans = []
+        i, n = 0, len(text)
+        while i < n:
+            cls = foreign_symbol_class(text[i])
+            if cls is None:
+                i += 1
+                continue
+            j = i
+            while j < n and foreign_symbol_class(text[j]) is not None:
+                j += 1
+            left = text[i - 1] if i else ""
+            right = text[j] if j < n else ""
+            han_side = (left and is_han(left)) or (right and is_han(right))
+            cjk_sides = all(c == "" or c == "\n" or is_han(c) or c in CJK_PUNCTUATION for c in (left, right))
+            if j - i <= MAX_RUN and han_side and cjk_sides:
+                spans.append(Span(i, j, self.kind, text[i:j], {"row": cls}))
+            i = j
+        return spans

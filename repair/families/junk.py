@@ -1,0 +1,68 @@
+"""Scraper junk: watermarks and site furniture inside the text.
+
+The channel is a web page turned into text: it adds lines and bracketed notes
+that were never part of the book (``【来源：读书之家-dushuzhijia.com】``, a
+``第65章`` counter above a chapter that has its own title, a lone ``>``).  The
+repair removes them and the report keeps every removed character.  Patterns
+are a data table; a line is only removed whole when nothing else is on it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from repair.families.base import Document, Proposal
+from repair.types import Candidate, Span
+
+DOMAIN = (
+    r"(?:https?://)?(?:www\.)?[A-Za-z0-9][A-Za-z0-9-]*(?:\.[A-Za-z0-9-]+)*"
+    r"\.(?:com|net|org|cn|cc|tw|hk|info|top|xyz|me|io|co|la|vip|tv)\b(?:/[^\s】\])）]*)?"
+)
+SOURCE_LABEL = r"(?:来源|來源|本书由|本書由|更多|免费|免費|下载|下載|转载|轉載|首发|首發|整理|提供|出自)"
+
+# (pattern, what it is, confidence); each pattern matches the junk exactly.
+JUNK_PATTERNS: tuple[tuple[re.Pattern[str], str, float], ...] = (
+    # A whole bracketed watermark: 【来源：读书之家-dushuzhijia.com】
+    (re.compile(r"[【\[（(〔][^【】\[\]（）()〔〕\n]{0,20}?" + DOMAIN + r"\s*[】\]）)〕]"), "watermark", 0.99),
+    # A bare site name or address glued to the text: -dushuzhijia.com
+    (re.compile(r"(?:" + SOURCE_LABEL + r"[：:]?\s*)?[-—_~]*\s*" + DOMAIN), "watermark", 0.99),
+    # Site furniture alone on a line.
+    (re.compile(r"(?m)^[ \t\u3000]*第[ \t]*[0-9０-９]+[ \t]*[章节節回页頁][ \t\u3000]*\n?"), "chapter counter", 0.95),
+    (re.compile(r"(?m)^[ \t\u3000]*[>＞<#*=~|_\-]{1,5}[ \t\u3000]*\n?"), "stray symbol line", 0.95),
+    (
+        re.compile(r"(?m)^[ \t\u3000]*(?:上一[章页頁]|下一[章页頁]|返回目[录錄]|加入[书書]签|本章完|[手]机阅读|手機閱讀)(?:[ \t\u3000]*[|｜/][ \t\u3000]*(?:上一[章页頁]|下一[章页頁]|返回目[录錄]|加入[书書]签))*[ \t\u3000]*\n?"),
+        "navigation line",
+        0.95,
+    ),
+)
+
+
+class Junk:
+    kind = "junk"
+    priority = 5
+
+    def detect(self, doc: Document) -> list[Span]:
+        spans: list[Span] = []
+        taken: list[tuple[int, int]] = []
+        for pattern, what, confidence in JUNK_PATTERNS:
+            for m in pattern.finditer(doc.text):
+                start, end = m.start(), m.end()
+                if start == end or any(s < end and start < e for s, e in taken):
+                    continue
+                start, end = _whole_line(doc.text, start, end)
+                taken.append((start, end))
+                spans.append(Span(start, end, self.kind, doc.text[start:end], {"what": what, "confidence": confidence}))
+        return sorted(spans, key=lambda s: s.start)
+
+    def propose(self, span: Span, doc: Document) -> Proposal:
+        return Proposal((Candidate("", 0.0, span.info["what"]),), span.info["confidence"], note=f"removed {span.info['what']}")
+
+
+def _whole_line(text: str, start: int, end: int) -> tuple[int, int]:
+    """Widen a match to its line (and newline) when nothing else is on it."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    if text[line_start:start].strip() or text[end:line_end].strip():
+        return start, end
+    return line_start, min(line_end + 1, len(text))

@@ -1,0 +1,1 @@
+"""The stages of a repair, one module each: decode, detect, decide, apply."""
