@@ -48,8 +48,7 @@ IDEOGRAPHIC_DESCRIPTION = (0x2FF0, 0x2FFF)
 
 # Punctuation that Chinese text really uses; never damage by itself.
 CJK_PUNCTUATION = frozenset(
-    "，。、；：？！“”‘’「」『』（）《》〈〉【】〔〕［］｛｝…—～·・．﹐﹑﹒﹔﹕﹖﹗"
-    "○●◎◇◆△▲☆★※〇　﹁﹂﹃﹄"
+    "，。、；：？！“”‘’「」『』（）《》〈〉【】〔〕［］｛｝…—～·・．﹐﹑﹒﹔﹕﹖﹗○●◎◇◆△▲☆★※〇　﹁﹂﹃﹄"
 )
 ASCII_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 
@@ -85,8 +84,7 @@ def foreign_symbol_class(ch: str) -> str | None:
 def is_radical_stand_in(ch: str) -> bool:
     cp = ord(ch)
     return (
-        KANGXI_RADICALS[0] <= cp <= KANGXI_RADICALS[1]
-        or CJK_RADICALS_SUPPLEMENT[0] <= cp <= CJK_RADICALS_SUPPLEMENT[1]
+        KANGXI_RADICALS[0] <= cp <= KANGXI_RADICALS[1] or CJK_RADICALS_SUPPLEMENT[0] <= cp <= CJK_RADICALS_SUPPLEMENT[1]
     )
 
 

@@ -58,7 +58,11 @@ def _fail(message: str) -> None:
 
 
 def _settings(repairer: Repairer) -> dict:
-    return {"min_confidence": repairer.min_confidence, "placeholder": repairer.placeholder, "families": repairer.families}
+    return {
+        "min_confidence": repairer.min_confidence,
+        "placeholder": repairer.placeholder,
+        "families": repairer.families,
+    }
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -69,11 +73,29 @@ def main() -> None:
 
 @main.command()
 @click.argument("paths", nargs=-1, required=True)
-@click.option("-o", "--output", "out_dir", type=click.Path(file_okay=False, path_type=Path), help="Folder for the repaired files (same relative names).")
-@click.option("--report-dir", type=click.Path(file_okay=False, path_type=Path), help=f"Folder for the JSON reports [default: OUT_DIR/{DEFAULT_REPORT_SUBDIR}].")
+@click.option(
+    "-o",
+    "--output",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Folder for the repaired files (same relative names).",
+)
+@click.option(
+    "--report-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help=f"Folder for the JSON reports [default: OUT_DIR/{DEFAULT_REPORT_SUBDIR}].",
+)
 @click.option("-r", "--recursive", is_flag=True, help="Clean the files of directories, recursively.")
-@click.option("--min-confidence", type=click.FloatRange(0.0, 1.0), default=0.9, show_default=True, help="Apply a repair only at or above this confidence.")
-@click.option("--placeholder", default="〓", show_default=True, help="Character written for characters that cannot be restored.")
+@click.option(
+    "--min-confidence",
+    type=click.FloatRange(0.0, 1.0),
+    default=0.9,
+    show_default=True,
+    help="Apply a repair only at or above this confidence.",
+)
+@click.option(
+    "--placeholder", default="〓", show_default=True, help="Character written for characters that cannot be restored."
+)
 @click.option("-q", "--quiet", is_flag=True, help="No per-file lines on stderr.")
 def clean(paths, out_dir, report_dir, recursive, min_confidence, placeholder, quiet) -> None:
     """Repair PATHS into OUT_DIR and write one report per file.
@@ -109,9 +131,17 @@ def clean(paths, out_dir, report_dir, recursive, min_confidence, placeholder, qu
                 raise RepairError(f"{job.source}: output would overwrite the input; choose another -o")
             data = read_input(job.source)
             result = repairer.repair_bytes(data)
-            report = build_report(result, input_path=str(job.source), output_path=str(target), input_bytes=data, settings=_settings(repairer))
+            report = build_report(
+                result,
+                input_path=str(job.source),
+                output_path=str(target),
+                input_bytes=data,
+                settings=_settings(repairer),
+            )
             write_atomic(target, result.text.encode("utf-8"))
-            write_atomic(report_dir / job.relative.with_name(job.relative.name + ".report.json"), dumps(report).encode("utf-8"))
+            write_atomic(
+                report_dir / job.relative.with_name(job.relative.name + ".report.json"), dumps(report).encode("utf-8")
+            )
         except UnwritableOutputError as err:
             _fail(str(err))
             failed += 1
@@ -129,7 +159,10 @@ def clean(paths, out_dir, report_dir, recursive, min_confidence, placeholder, qu
                 err=True,
             )
     try:
-        write_atomic(report_dir / "summary.json", json.dumps({"files": summary, "failed": failed}, ensure_ascii=False, indent=1).encode("utf-8"))
+        write_atomic(
+            report_dir / "summary.json",
+            json.dumps({"files": summary, "failed": failed}, ensure_ascii=False, indent=1).encode("utf-8"),
+        )
     except UnwritableOutputError as err:
         _fail(str(err))
         failed += 1
@@ -158,7 +191,9 @@ def _clean_stream(repairer: Repairer, report_dir: Path | None) -> int:
 @main.command()
 @click.argument("paths", nargs=-1, required=True)
 @click.option("-r", "--recursive", is_flag=True, help="Look into directories, recursively.")
-@click.option("--report-dir", type=click.Path(file_okay=False, path_type=Path), help="Also write one JSON report per file here.")
+@click.option(
+    "--report-dir", type=click.Path(file_okay=False, path_type=Path), help="Also write one JSON report per file here."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the reports as JSON lines instead of text.")
 def detect(paths, recursive, report_dir, as_json) -> None:
     """Report the damage in PATHS without changing anything."""
@@ -171,9 +206,14 @@ def detect(paths, recursive, report_dir, as_json) -> None:
         try:
             data = read_input(job.source)
             result = repairer.repair_bytes(data)
-            report = build_report(result, input_path=str(job.source), output_path=None, input_bytes=data, settings=_settings(repairer))
+            report = build_report(
+                result, input_path=str(job.source), output_path=None, input_bytes=data, settings=_settings(repairer)
+            )
             if report_dir is not None:
-                write_atomic(report_dir / job.relative.with_name(job.relative.name + ".report.json"), dumps(report).encode("utf-8"))
+                write_atomic(
+                    report_dir / job.relative.with_name(job.relative.name + ".report.json"),
+                    dumps(report).encode("utf-8"),
+                )
         except RepairError as err:
             _fail(f"{job.source}: {err}" if not str(err).startswith(str(job.source)) else str(err))
             failed += 1
@@ -182,7 +222,10 @@ def detect(paths, recursive, report_dir, as_json) -> None:
             click.echo(json.dumps(report, ensure_ascii=False))
             continue
         detected = report["summary"]["detected"]
-        click.echo(f"{job.source}: {result.encoding}, " + (", ".join(f"{k} {v}" for k, v in detected.items()) or "no damage found"))
+        click.echo(
+            f"{job.source}: {result.encoding}, "
+            + (", ".join(f"{k} {v}" for k, v in detected.items()) or "no damage found")
+        )
         for e in report["edits"]:
             fix = f" -> {e['after']!r}" if e["applied"] else ""
             click.echo(f"  {e['line']}:{e['column']} {e['kind']} {e['before']!r}{fix} ({e['confidence']:.2f})")

@@ -26,7 +26,9 @@ from repair.types import Candidate, Slot, Span
 START_SEARCH = 3
 # A re-read character this improbable is a glued pair, not a real character.
 GLUED_LOGP = -5.5
-FULLWIDTH_ALNUM = {chr(c) for lo, hi in ((0xFF10, 0xFF19), (0xFF21, 0xFF3A), (0xFF41, 0xFF5A)) for c in range(lo, hi + 1)}
+FULLWIDTH_ALNUM = {
+    chr(c) for lo, hi in ((0xFF10, 0xFF19), (0xFF21, 0xFF3A), (0xFF41, 0xFF5A)) for c in range(lo, hi + 1)
+}
 
 
 def _two_byte(ch: str, codec: str) -> bytes | None:
@@ -66,7 +68,18 @@ def reread_shifted(run: str, codec: str) -> tuple[list[tuple[str, dict]], bool] 
         except UnicodeDecodeError:
             ch = ""
         if len(ch) != 1 or ch in FULLWIDTH_ALNUM or char_logp(ch) <= GLUED_LOGP or ch == "\ufffd":
-            out.append((None, {"lead_byte": f"{pair[0]:02X}", "trail_byte": f"{pair[1]:02X}", "chars": 2, "why": "two characters glued by a deleted pair", "as_read": ch}))
+            out.append(
+                (
+                    None,
+                    {
+                        "lead_byte": f"{pair[0]:02X}",
+                        "trail_byte": f"{pair[1]:02X}",
+                        "chars": 2,
+                        "why": "two characters glued by a deleted pair",
+                        "as_read": ch,
+                    },
+                )
+            )
         else:
             out.append((ch, {}))
     if lead_left is not None or cut_end:

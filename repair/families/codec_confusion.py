@@ -24,7 +24,9 @@ from repair.types import Candidate, Slot, Span
 
 MAX_DEPTH = 3
 MAX_TRIM = 6
-LATIN_MOJIBAKE_RE = re.compile("[\u0080-\u00ff\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc\u2013\u2014\u2018-\u201e\u2020-\u2022\u2026\u2030\u2039\u203a\u20ac\u2122]")
+LATIN_MOJIBAKE_RE = re.compile(
+    "[\u0080-\u00ff\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc\u2013\u2014\u2018-\u201e\u2020-\u2022\u2026\u2030\u2039\u203a\u20ac\u2122]"
+)
 LOSSY_RE = re.compile("|".join(f"(?:{re.escape(sig)})+" for sig, _ in LOSSY_SIGNATURES))
 FTFY_CONFIG = ftfy.TextFixerConfig(
     unescape_html=False,
@@ -75,7 +77,11 @@ def ftfy_reread(text: str) -> tuple[str, int] | None:
 def best_reading(text: str, depth: int = 0) -> tuple[str, int, list[str]] | None:
     """The most probable lossless re-reading of ``text``, with the codecs used."""
     options: list[tuple[float, str, int, list[str]]] = []
-    attempts = [(c.label, lambda t, c=c: reread(t, c)) for c in CONFUSIONS if c.wrong != "sloppy-windows-1252" or c.true != "utf-8"]
+    attempts = [
+        (c.label, lambda t, c=c: reread(t, c))
+        for c in CONFUSIONS
+        if c.wrong != "sloppy-windows-1252" or c.true != "utf-8"
+    ]
     attempts.append(("UTF-8 read as cp1252/Latin-1 (ftfy)", ftfy_reread))
     for label, fn in attempts:
         got = fn(text)
@@ -114,7 +120,9 @@ class CodecConfusion:
                 start, end, out, holes, labels = found
                 if any(s.start < end and start < s.end for s in spans):
                     continue
-                spans.append(Span(start, end, self.kind, text[start:end], {"reading": out, "holes": holes, "codecs": labels}))
+                spans.append(
+                    Span(start, end, self.kind, text[start:end], {"reading": out, "holes": holes, "codecs": labels})
+                )
                 taken_until = end
         return sorted(spans, key=lambda s: s.start)
 

@@ -21,8 +21,23 @@ from repair.types import Candidate, Span
 # Named entities a scraper leaves in Chinese text; decoding others could turn
 # prose like "&c" into something else, so the list is closed.
 NAMED_ENTITIES = (
-    "amp", "lt", "gt", "quot", "apos", "nbsp", "ldquo", "rdquo", "lsquo", "rsquo",
-    "hellip", "mdash", "ndash", "middot", "emsp", "ensp", "times",
+    "amp",
+    "lt",
+    "gt",
+    "quot",
+    "apos",
+    "nbsp",
+    "ldquo",
+    "rdquo",
+    "lsquo",
+    "rsquo",
+    "hellip",
+    "mdash",
+    "ndash",
+    "middot",
+    "emsp",
+    "ensp",
+    "times",
 )
 
 ESCAPE_RE = re.compile(

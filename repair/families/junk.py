@@ -30,7 +30,9 @@ JUNK_PATTERNS: tuple[tuple[re.Pattern[str], str, float], ...] = (
     (re.compile(r"(?m)^[ \t\u3000]*第[ \t]*[0-9０-９]+[ \t]*[章节節回页頁][ \t\u3000]*\n?"), "chapter counter", 0.95),
     (re.compile(r"(?m)^[ \t\u3000]*[>＞<#*=~|_\-]{1,5}[ \t\u3000]*\n?"), "stray symbol line", 0.95),
     (
-        re.compile(r"(?m)^[ \t\u3000]*(?:上一[章页頁]|下一[章页頁]|返回目[录錄]|加入[书書]签|本章完|[手]机阅读|手機閱讀)(?:[ \t\u3000]*[|｜/][ \t\u3000]*(?:上一[章页頁]|下一[章页頁]|返回目[录錄]|加入[书書]签))*[ \t\u3000]*\n?"),
+        re.compile(
+            r"(?m)^[ \t\u3000]*(?:上一[章页頁]|下一[章页頁]|返回目[录錄]|加入[书書]签|本章完|[手]机阅读|手機閱讀)(?:[ \t\u3000]*[|｜/][ \t\u3000]*(?:上一[章页頁]|下一[章页頁]|返回目[录錄]|加入[书書]签))*[ \t\u3000]*\n?"
+        ),
         "navigation line",
         0.95,
     ),
@@ -55,7 +57,9 @@ class Junk:
         return sorted(spans, key=lambda s: s.start)
 
     def propose(self, span: Span, doc: Document) -> Proposal:
-        return Proposal((Candidate("", 0.0, span.info["what"]),), span.info["confidence"], note=f"removed {span.info['what']}")
+        return Proposal(
+            (Candidate("", 0.0, span.info["what"]),), span.info["confidence"], note=f"removed {span.info['what']}"
+        )
 
 
 def _whole_line(text: str, start: int, end: int) -> tuple[int, int]:

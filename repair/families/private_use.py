@@ -33,7 +33,10 @@ class PrivateUse(MarkOnly):
     def detect(self, doc: Document) -> list[Span]:
         return [
             Span(
-                m.start(), m.end(), self.kind, m.group(0),
+                m.start(),
+                m.end(),
+                self.kind,
+                m.group(0),
                 {"codes": [f"U+{ord(c):04X}" for c in m.group(0)], "gbk": [gbk_user_bytes(c) for c in m.group(0)]},
             )
             for m in PUA_RUN_RE.finditer(doc.text)
