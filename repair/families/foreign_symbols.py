@@ -17,6 +17,7 @@ from repair.families.base import Document, MarkOnly
 from repair.types import Span
 
 MAX_RUN = 2
+LIST_MARKS = set("、，。；：")
 
 
 class ForeignSymbols(MarkOnly):
@@ -39,7 +40,9 @@ class ForeignSymbols(MarkOnly):
             right = text[j] if j < n else ""
             han_side = (left and is_han(left)) or (right and is_han(right))
             cjk_sides = all(c == "" or c == "\n" or is_han(c) or c in CJK_PUNCTUATION for c in (left, right))
-            if j - i <= MAX_RUN and han_side and cjk_sides:
+            # A lone symbol as an item of a Chinese list (鹑、β。) stands for a word too.
+            list_item = j - i == 1 and left in LIST_MARKS and right in LIST_MARKS
+            if j - i <= MAX_RUN and cjk_sides and (han_side or list_item):
                 spans.append(Span(i, j, self.kind, text[i:j], {"row": cls}))
             i = j
         return spans
