@@ -57,8 +57,18 @@ def char_logp_table() -> dict[str, float]:
     return table
 
 
+_CACHE: dict[str, float] = {}
+
+
 def char_logp(ch: str) -> float:
     """Log10 prior of one character."""
+    lp = _CACHE.get(ch)
+    if lp is None:
+        lp = _CACHE[ch] = _char_logp(ch)
+    return lp
+
+
+def _char_logp(ch: str) -> float:
     lp = char_logp_table().get(ch)
     if lp is not None:
         return lp
@@ -74,8 +84,8 @@ def char_logp(ch: str) -> float:
 
 
 def text_logp(text: str) -> float:
-    table = char_logp_table()
-    return sum(table[c] if c in table else char_logp(c) for c in text)
+    cache = _CACHE
+    return sum(cache[c] if c in cache else char_logp(c) for c in text)
 
 
 def mean_logp(text: str) -> float:

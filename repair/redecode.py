@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
-from repair.plausibility import char_logp, text_logp
+from repair.plausibility import char_logp, char_logp_table, text_logp
 
 # A character at or below this prior is evidence of mojibake.
 SUSPICIOUS = -5.0
@@ -30,44 +31,88 @@ MIN_SUSPICIOUS_CHARS = 2
 MIN_TOTAL_GAIN = 6.0
 MAX_CANDIDATE_SUSPICIOUS_SHARE = 0.1
 
-RUN_RE = re.compile(r"[^\s]+")
 
 
 @dataclass(frozen=True)
 class Stretch:
-    """A run of text (no whitespace) and the suspicious region within it."""
+    """A suspicious region and the stretch of its run worth trying around it.
+
+    ``run_start``/``run_end`` are the run (no whitespace) clipped to a window
+    around the region, so a 30,000-character paragraph with one rare
+    character costs a few lookups, not a re-encoding of the paragraph.
+    """
 
     run_start: int
     run_end: int
     start: int
     end: int
+    suspicious: int
+
+
+# How far around a suspicious region the re-readings look for its edges.
+WINDOW = 8
+
+
+@lru_cache(maxsize=1)
+def _suspicious_re() -> re.Pattern[str]:
+    """A regex for improbable characters: anything outside the common set.
+
+    Scanning clean text is the fast path, so it is one C-level regex search
+    instead of a lookup per character.
+    """
+    common = {c for c, lp in char_logp_table().items() if lp > SUSPICIOUS}
+    common |= {chr(c) for c in range(0x80)}
+    ranges = []
+    for cp in sorted(ord(c) for c in common):
+        if ranges and ranges[-1][1] == cp - 1:
+            ranges[-1][1] = cp
+        else:
+            ranges.append([cp, cp])
+    body = "".join(re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in ranges)
+    return re.compile(f"[^{body}]")
 
 
 def suspicious_stretches(text: str) -> list[Stretch]:
     """Regions worth re-reading: clusters of improbable characters.
 
+    A lone improbable character is a rare word, not mojibake: a region needs
+    ``MIN_SUSPICIOUS_CHARS`` of them.  A cluster never crosses white space.
+
     >>> [text[s.start:s.end] for text in ["之乎者也鐢ㄦ埛也"] for s in suspicious_stretches(text)]
     ['鐢ㄦ埛']
     """
-    out = []
-    for m in RUN_RE.finditer(text):
-        run = m.group(0)
-        flags = [char_logp(c) <= SUSPICIOUS for c in run]
-        if not any(flags):
-            continue
-        i, n = 0, len(run)
-        while i < n:
-            if not flags[i]:
-                i += 1
-                continue
-            j = last = i
-            while j < n and j - last <= MAX_GAP:
-                if flags[j]:
-                    last = j
-                j += 1
-            out.append(Stretch(m.start(), m.end(), m.start() + i, m.start() + last + 1))
-            i = last + 1
+    positions = [m.start() for m in _suspicious_re().finditer(text)]
+    out: list[Stretch] = []
+    i = 0
+    while i < len(positions):
+        j = i
+        while (
+            j + 1 < len(positions)
+            and positions[j + 1] - positions[j] <= MAX_GAP
+            and not _has_space(text, positions[j], positions[j + 1])
+        ):
+            j += 1
+        count = j - i + 1
+        if count >= MIN_SUSPICIOUS_CHARS:
+            start, end = positions[i], positions[j] + 1
+            run_start, run_end = _run_bounds(text, start, end)
+            out.append(Stretch(max(run_start, start - WINDOW), min(run_end, end + WINDOW), start, end, count))
+        i = j + 1
     return out
+
+
+def _has_space(text: str, a: int, b: int) -> bool:
+    return any(c.isspace() for c in text[a:b])
+
+
+def _run_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+    lo = start
+    while lo > 0 and start - lo < WINDOW and not text[lo - 1].isspace():
+        lo -= 1
+    hi = end
+    while hi < len(text) and hi - end < WINDOW and not text[hi].isspace():
+        hi += 1
+    return lo, hi
 
 
 def suspicious_share(text: str) -> float:

@@ -61,6 +61,7 @@ def edit_to_json(e: Edit, starts: list[int], out_starts: list[int], number: int)
         "candidates": [asdict(c) for c in e.candidates],
         "slots": [asdict(s) for s in e.slots],
         "note": e.note,
+        "detail": e.detail,
     }
 
 
@@ -78,6 +79,7 @@ def edit_from_json(d: dict[str, Any]) -> Edit:
         out_end=d["out_end"],
         slots=tuple(Slot(**s) for s in d["slots"]),
         note=d.get("note", ""),
+        detail=d.get("detail", {}),
     )
 
 

@@ -76,6 +76,7 @@ class Edit:
     out_end: int = -1
     slots: tuple[Slot, ...] = ()
     note: str = ""
+    detail: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

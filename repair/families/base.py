@@ -38,6 +38,13 @@ class Document:
     undecodable: dict[int, bytes] = field(default_factory=dict)
 
     @cached_property
+    def stretches(self) -> list:
+        """Improbable stretches, shared by the two re-decoding families."""
+        from repair.redecode import suspicious_stretches
+
+        return suspicious_stretches(self.text)
+
+    @cached_property
     def han_count(self) -> int:
         return len(HAN_RE.findall(self.text))
 
@@ -70,6 +77,8 @@ class Proposal:
     confidence: float = 0.0
     slots: tuple[Slot, ...] = ()
     note: str = ""
+    # Evidence for the report: raw bytes, code points, codecs tried.
+    detail: dict[str, Any] = field(default_factory=dict)
 
 
 class Family(Protocol):
@@ -94,4 +103,4 @@ class MarkOnly:
     """
 
     def propose(self, span: Span, doc: Document) -> Proposal:
-        return Proposal(note="left marked: needs the language model to choose a character")
+        return Proposal(note="left marked: needs the language model to choose a character", detail=dict(span.info))

@@ -20,7 +20,7 @@ from __future__ import annotations
 from repair.codecs import DOUBLE_BYTE_CODECS
 from repair.families.base import Document, Proposal
 from repair.plausibility import char_logp, text_logp
-from repair.redecode import HOLE_LOGP, acceptable, suspicious_stretches
+from repair.redecode import HOLE_LOGP, acceptable
 from repair.types import Candidate, Slot, Span
 
 START_SEARCH = 3
@@ -113,10 +113,11 @@ class ByteShift:
     def detect(self, doc: Document) -> list[Span]:
         text = doc.text
         spans: list[Span] = []
-        for st in suspicious_stretches(text):
+        for st in doc.stretches:
             if spans and st.start < spans[-1].end:
                 continue
-            end = st.run_end
+            # The run ends at its last improbable character (U+FFFD included).
+            end = st.end
             window = max(st.run_start, st.start - START_SEARCH)
             best = None
             # Where the run starts is decided by the whole window: clean text
@@ -147,5 +148,6 @@ class ByteShift:
             (Candidate(out, text_logp(out.replace(doc.settings.placeholder, "")), f"{codec} re-read one byte later"),),
             1.0,
             slots,
-            note=f"byte-shifted {codec} run re-read in phase; {len(slots)} character group(s) the bytes cannot give back",
+            note=f"byte-shifted {codec} run re-read in phase; {len(slots)} hole(s) the bytes cannot fill",
+            detail={"codec": codec},
         )

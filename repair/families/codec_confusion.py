@@ -19,7 +19,7 @@ import ftfy
 
 from repair.codecs import CONFUSIONS, LOSSY_SIGNATURES, Confusion
 from repair.families.base import Document, Proposal
-from repair.redecode import acceptable, gain, suspicious_stretches
+from repair.redecode import acceptable, gain
 from repair.types import Candidate, Slot, Span
 
 MAX_DEPTH = 3
@@ -88,7 +88,7 @@ def best_reading(text: str, depth: int = 0) -> tuple[str, int, list[str]] | None
         if got is None:
             continue
         out, holes = got
-        if "\ufffd" in out or not acceptable(text, out, holes=holes):
+        if out == text.rstrip("\ufffd?") or "\ufffd" in out or not acceptable(text, out, holes=holes):
             continue
         options.append((gain(text, out), out, holes, [label]))
     if not options:
@@ -112,7 +112,7 @@ class CodecConfusion:
             note = next(n for sig, n in LOSSY_SIGNATURES if m.group(0).startswith(sig))
             spans.append(Span(m.start(), m.end(), self.kind, m.group(0), {"lossy": note}))
         taken_until = -1
-        for st in suspicious_stretches(text):
+        for st in doc.stretches:
             if st.start < taken_until:
                 continue
             found = self._search(text, st.run_start, st.run_end, st.start, st.end)
@@ -146,11 +146,17 @@ class CodecConfusion:
 
     def propose(self, span: Span, doc: Document) -> Proposal:
         if "lossy" in span.info:
-            return Proposal(note=f"left marked: {span.info['lossy']}")
+            return Proposal(note=f"left marked: {span.info['lossy']}", detail={"lossy": span.info["lossy"]})
         out, holes = span.info["reading"], span.info["holes"]
         slots: tuple[Slot, ...] = ()
         if holes:
             out = out + doc.settings.placeholder
             slots = (Slot(len(out) - 1, 1, 1, "last character cut in half by the confusion"),)
         source = " then ".join(span.info["codecs"])
-        return Proposal((Candidate(out, gain(span.text, out), source),), 1.0, slots, note=f"re-decoded: {source}")
+        return Proposal(
+            (Candidate(out, gain(span.text, out), source),),
+            1.0,
+            slots,
+            note=f"re-decoded: {source}",
+            detail={"codecs": span.info["codecs"]},
+        )

@@ -12,11 +12,14 @@ numbered list is text, not damage.
 
 from __future__ import annotations
 
-from repair.charclass import CJK_PUNCTUATION, foreign_symbol_class, is_han
+import re
+
+from repair.charclass import CJK_PUNCTUATION, FOREIGN_SYMBOL_RANGES, foreign_symbol_class, is_han
 from repair.families.base import Document, MarkOnly
 from repair.types import Span
 
 MAX_RUN = 2
+FOREIGN_RUN_RE = re.compile("[" + "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi, _ in FOREIGN_SYMBOL_RANGES) + "]+")
 LIST_MARKS = set("、，。；：")
 
 
@@ -27,22 +30,17 @@ class ForeignSymbols(MarkOnly):
     def detect(self, doc: Document) -> list[Span]:
         text = doc.text
         spans = []
-        i, n = 0, len(text)
-        while i < n:
+        for m in FOREIGN_RUN_RE.finditer(text):
+            i, j = m.start(), m.end()
             cls = foreign_symbol_class(text[i])
-            if cls is None:
-                i += 1
+            if cls is None:  # pinyin range holds capitals, which are not claimed
                 continue
-            j = i
-            while j < n and foreign_symbol_class(text[j]) is not None:
-                j += 1
             left = text[i - 1] if i else ""
-            right = text[j] if j < n else ""
+            right = text[j] if j < len(text) else ""
             han_side = (left and is_han(left)) or (right and is_han(right))
             cjk_sides = all(c == "" or c == "\n" or is_han(c) or c in CJK_PUNCTUATION for c in (left, right))
             # A lone symbol as an item of a Chinese list (鹑、β。) stands for a word too.
             list_item = j - i == 1 and left in LIST_MARKS and right in LIST_MARKS
             if j - i <= MAX_RUN and cjk_sides and (han_side or list_item):
                 spans.append(Span(i, j, self.kind, text[i:j], {"row": cls}))
-            i = j
         return spans

@@ -26,4 +26,5 @@ def decide(family: Family, span: Span, doc: Document) -> Edit:
         applied=applied,
         slots=proposal.slots if applied else (),
         note=proposal.note,
+        detail=proposal.detail,
     )
