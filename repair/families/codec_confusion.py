@@ -19,7 +19,7 @@ import ftfy
 
 from repair.codecs import CONFUSIONS, LOSSY_SIGNATURES, Confusion
 from repair.families.base import Document, Proposal
-from repair.redecode import acceptable, gain
+from repair.redecode import HOLE_LOGP, acceptable, gain
 from repair.types import Candidate, Slot, Span
 
 MAX_DEPTH = 3
@@ -27,6 +27,8 @@ MAX_TRIM = 6
 LATIN_MOJIBAKE_RE = re.compile(
     "[\u0080-\u00ff\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc\u2013\u2014\u2018-\u201e\u2020-\u2022\u2026\u2030\u2039\u203a\u20ac\u2122]"
 )
+HOLES_RE = re.compile("\ufffd+")
+MAX_HOLE_SHARE = 0.2
 LOSSY_RE = re.compile("|".join(f"(?:{re.escape(sig)})+" for sig, _ in LOSSY_SIGNATURES))
 FTFY_CONFIG = ftfy.TextFixerConfig(
     unescape_html=False,
@@ -43,26 +45,36 @@ FTFY_CONFIG = ftfy.TextFixerConfig(
 
 
 def reread(text: str, confusion: Confusion) -> tuple[str, int] | None:
-    """Undo one confusion: (text, holes) or None when the bytes do not fit.
+    """Undo one confusion: (text with U+FFFD for each lost character, holes).
 
-    A last character cut in half (an odd byte at the end, which the wrong
-    decoder turned into U+FFFD or ``?``) is a hole.
+    None when the bytes do not fit.  Two kinds of loss are allowed: a last
+    character cut in half (an odd byte at the end, which the wrong decoder
+    turned into U+FFFD or ``?``), and, when the true codec is UTF-8, bytes the
+    wrong decoder replaced inside the run: UTF-8 resynchronises, so only the
+    characters that held those bytes are lost.
     """
     stripped = text.rstrip("\ufffd?")
-    if stripped != text:
-        got = reread(stripped, confusion) if stripped else None
-        return None if got is None else (got[0], got[1] or 1)
-    try:
-        raw = text.encode(confusion.wrong)
-    except UnicodeEncodeError:
+    tail = 1 if stripped != text else 0
+    if not stripped:
+        return None
+    if "\ufffd" in stripped and confusion.true != "utf-8":
         return None
     try:
-        return raw.decode(confusion.true), 0
+        raw = b"\xff".join(part.encode(confusion.wrong) for part in stripped.split("\ufffd"))
+    except UnicodeEncodeError:
+        return None
+    if b"\xff" in raw and confusion.true == "utf-8":
+        out = HOLES_RE.sub("\ufffd", raw.decode("utf-8", errors="replace"))
+        if out.endswith("\ufffd"):
+            tail = 0
+        return out + "\ufffd" * tail, out.count("\ufffd") + tail
+    try:
+        return raw.decode(confusion.true) + "\ufffd" * tail, tail
     except UnicodeDecodeError as err:
         if err.start < len(raw) - 3 or err.start == 0:
             return None
         try:
-            return raw[: err.start].decode(confusion.true), 1
+            return raw[: err.start].decode(confusion.true) + "\ufffd", 1
         except UnicodeDecodeError:
             return None
 
@@ -88,9 +100,12 @@ def best_reading(text: str, depth: int = 0) -> tuple[str, int, list[str]] | None
         if got is None:
             continue
         out, holes = got
-        if out == text.rstrip("\ufffd?") or "\ufffd" in out or not acceptable(text, out, holes=holes):
+        readable = out.replace("\ufffd", "")
+        if readable == text.rstrip("\ufffd?") or holes > MAX_HOLE_SHARE * len(out):
             continue
-        options.append((gain(text, out), out, holes, [label]))
+        if not acceptable(text, readable, holes=holes):
+            continue
+        options.append((gain(text, readable), out, holes, [label]))
     if not options:
         return None
     _, out, holes, labels = max(options, key=lambda o: o[0])
@@ -139,7 +154,7 @@ class CodecConfusion:
                 got = best_reading(text[s:e])
                 if got is None:
                     continue
-                g = gain(text[s:e], got[0])
+                g = gain(text[s:e], got[0].replace("\ufffd", "")) + got[1] * HOLE_LOGP
                 if best is None or g > best[0]:
                     best = (g, s, e, *got)
         return None if best is None else best[1:]
@@ -147,14 +162,14 @@ class CodecConfusion:
     def propose(self, span: Span, doc: Document) -> Proposal:
         if "lossy" in span.info:
             return Proposal(note=f"left marked: {span.info['lossy']}", detail={"lossy": span.info["lossy"]})
-        out, holes = span.info["reading"], span.info["holes"]
-        slots: tuple[Slot, ...] = ()
-        if holes:
-            out = out + doc.settings.placeholder
-            slots = (Slot(len(out) - 1, 1, 1, "last character cut in half by the confusion"),)
+        out = span.info["reading"]
+        slots = tuple(
+            Slot(m.start(), 1, 1, "character whose bytes the confusion lost") for m in re.finditer("\ufffd", out)
+        )
+        out = out.replace("\ufffd", doc.settings.placeholder)
         source = " then ".join(span.info["codecs"])
         return Proposal(
-            (Candidate(out, gain(span.text, out), source),),
+            (Candidate(out, gain(span.text, out.replace(doc.settings.placeholder, "")), source),),
             1.0,
             slots,
             note=f"re-decoded: {source}",

@@ -154,10 +154,11 @@ def _decode_lines(data: bytes, primary: str, *, bom: bool = False) -> Decoded:
             pass
         text = data.decode(primary, errors="replace")
         return Decoded(text, primary, bom=bom, undecodable={i: b"" for i, c in enumerate(text) if c == "\ufffd"})
-    try:
-        return Decoded(data.decode(primary), primary, bom=bom)
-    except UnicodeDecodeError:
-        pass
+    if primary == "utf-8":
+        try:
+            return Decoded(data.decode(primary), primary, bom=bom)
+        except UnicodeDecodeError:
+            pass
     out = Decoded("", primary, bom=bom)
     pieces: list[str] = []
     length = 0
@@ -173,6 +174,14 @@ def _decode_lines(data: bytes, primary: str, *, bom: bool = False) -> Decoded:
 
 
 def _decode_line(line: bytes, primary: str, offset: int, undecodable: dict[int, bytes]) -> tuple[str, list[str]]:
+    if primary != "utf-8" and not line.isascii():
+        # GB18030 reads UTF-8 bytes without error (as mojibake), so a line of
+        # a legacy-encoded file that is valid UTF-8 is taken as UTF-8: legacy
+        # double-byte text is almost never valid UTF-8 by chance.
+        try:
+            return line.decode("utf-8"), ["utf-8"]
+        except UnicodeDecodeError:
+            pass
     try:
         return line.decode(primary), [primary]
     except UnicodeDecodeError:
