@@ -32,14 +32,12 @@ CONFUSIONS: tuple[Confusion, ...] = (
     Confusion("utf-8", "sloppy-windows-1252", "UTF-8 read as cp1252/Latin-1"),
 )
 
-# Lossy confusions whose output is a fixed signature: the characters that
-# were there cannot be recovered from it, only marked as missing.
+# Lossy confusions whose output is a fixed signature (a regular expression):
+# the characters that were there cannot be recovered, only marked as missing.
 LOSSY_SIGNATURES: tuple[tuple[str, str], ...] = (
-    ("锟斤拷", "U+FFFD written as UTF-8, read as GBK: the characters were already lost"),
-    ("锟斤", "U+FFFD written as UTF-8, read as GBK: the characters were already lost"),
-    ("烫烫烫", "uninitialised stack memory (0xCC) read as GBK"),
-    ("屯屯屯", "uninitialised heap memory (0xCD) read as GBK"),
-    ("\ufffd\ufffd\ufffd", "text decoded twice with replacement"),
+    ("(?:锟斤拷)+(?:锟斤?)?|锟斤", "U+FFFD written as UTF-8, read as GBK: the characters were already lost"),
+    ("烫{3,}", "uninitialised stack memory (0xCC) read as GBK"),
+    ("屯{3,}", "uninitialised heap memory (0xCD) read as GBK"),
 )
 
 # The single-byte lead bytes of GBK / Big5 used to re-read a byte-shifted run.

@@ -101,16 +101,21 @@ def suspicious_stretches(text: str) -> list[Stretch]:
     return out
 
 
+# Separators a mojibake run never contains.  NBSP (byte A0) and NEL (85)
+# are not among them: cp1252/Latin-1 mojibake of UTF-8 is full of them.
+SEPARATORS = frozenset("\t\n\v\f\r \u3000\u2028\u2029")
+
+
 def _has_space(text: str, a: int, b: int) -> bool:
-    return any(c.isspace() for c in text[a:b])
+    return any(c in SEPARATORS for c in text[a:b])
 
 
 def _run_bounds(text: str, start: int, end: int) -> tuple[int, int]:
     lo = start
-    while lo > 0 and start - lo < WINDOW and not text[lo - 1].isspace():
+    while lo > 0 and start - lo < WINDOW and text[lo - 1] not in SEPARATORS:
         lo -= 1
     hi = end
-    while hi < len(text) and hi - end < WINDOW and not text[hi].isspace():
+    while hi < len(text) and hi - end < WINDOW and text[hi] not in SEPARATORS:
         hi += 1
     return lo, hi
 

@@ -8,7 +8,6 @@ sure the channel alone is.  The pipeline only ever talks to this interface.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, ClassVar, Protocol
@@ -17,6 +16,8 @@ from repair.types import Candidate, Slot, Span
 
 HAN_CLASS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U000323af"
 HAN_RE = re.compile(f"[{HAN_CLASS}]")
+FULLWIDTH_STOPS_RE = re.compile("[，。；：！？、]")
+ASCII_STOPS_RE = re.compile(f"[{HAN_CLASS}][,.;:!](?=[{HAN_CLASS}\\s]|$)")
 
 
 @dataclass(frozen=True)
@@ -55,12 +56,15 @@ class Document:
         A question mark is real punctuation in a document that punctuates that
         way, and a lost character in one that uses the other style.
         """
-        counts = Counter(ch for ch in self.text if ch in "，。,.")
-        full = counts["，"] + counts["。"]
-        ascii_ = len(re.findall(f"[{HAN_CLASS}][,.](?=[{HAN_CLASS}\\s]|$)", self.text))
+        full = len(FULLWIDTH_STOPS_RE.findall(self.text))
+        ascii_ = len(ASCII_STOPS_RE.findall(self.text))
         if full == 0 and ascii_ == 0:
             return "none"
         return "ascii" if ascii_ > full else "fullwidth"
+
+    @cached_property
+    def uses_ascii_punctuation(self) -> bool:
+        return ASCII_STOPS_RE.search(self.text) is not None
 
 
 @dataclass(frozen=True)

@@ -20,12 +20,21 @@ from __future__ import annotations
 from repair.codecs import DOUBLE_BYTE_CODECS
 from repair.families.base import Document, Proposal
 from repair.plausibility import char_logp, text_logp
-from repair.redecode import HOLE_LOGP, acceptable
+from repair.redecode import HOLE_LOGP, SUSPICIOUS, acceptable
 from repair.types import Candidate, Slot, Span
 
-START_SEARCH = 3
-# A re-read character this improbable is a glued pair, not a real character.
-GLUED_LOGP = -5.5
+START_SEARCH = 8
+# A deleted pair glues the first byte of one character to the second byte of
+# the next: the result is a random two-byte code, often a common character.
+# A pair is deleted when the first character's second byte falls in a GBK
+# user-defined row (AA-AF, F8-FE: 13 of 94 values), so about one boundary in
+# seven hides one.  Bayes with the character's prior gives the chance that a
+# re-read character is such a glued pair; above GLUED_MARK it becomes a hole,
+# above GLUED_SUSPECT it is kept but listed for the language model to check.
+GLUED_PRIOR = 13 / 94
+GLUED_CODE_SPACE = 87 * 94
+GLUED_MARK = 0.5
+GLUED_SUSPECT = 0.05
 FULLWIDTH_ALNUM = {
     chr(c) for lo, hi in ((0xFF10, 0xFF19), (0xFF21, 0xFF3A), (0xFF41, 0xFF5A)) for c in range(lo, hi + 1)
 }
@@ -37,6 +46,19 @@ def _two_byte(ch: str, codec: str) -> bytes | None:
     except UnicodeEncodeError:
         return None
     return raw if len(raw) == 2 else None
+
+
+def glued_probability(ch: str) -> float:
+    """Chance that a re-read character is two characters glued by a deleted pair.
+
+    >>> glued_probability("之") < 0.01 < 0.5 < glued_probability("侗")
+    True
+    """
+    if ch in FULLWIDTH_ALNUM or ch == "\ufffd":
+        return 1.0
+    glued = GLUED_PRIOR / GLUED_CODE_SPACE
+    real = (1 - GLUED_PRIOR) * 10 ** char_logp(ch)
+    return glued / (glued + real)
 
 
 def reread_shifted(run: str, codec: str) -> tuple[list[tuple[str, dict]], bool] | None:
@@ -67,7 +89,8 @@ def reread_shifted(run: str, codec: str) -> tuple[list[tuple[str, dict]], bool] 
             ch = pair.decode(codec)
         except UnicodeDecodeError:
             ch = ""
-        if len(ch) != 1 or ch in FULLWIDTH_ALNUM or char_logp(ch) <= GLUED_LOGP or ch == "\ufffd":
+        p_glued = glued_probability(ch) if len(ch) == 1 else 1.0
+        if p_glued >= GLUED_MARK:
             out.append(
                 (
                     None,
@@ -81,7 +104,7 @@ def reread_shifted(run: str, codec: str) -> tuple[list[tuple[str, dict]], bool] 
                 )
             )
         else:
-            out.append((ch, {}))
+            out.append((ch, {"p_glued": p_glued}))
     if lead_left is not None or cut_end:
         info = {"why": "cut at the end of the run"}
         if lead_left is not None:
@@ -118,11 +141,14 @@ class ByteShift:
                 continue
             # The run ends at its last improbable character (U+FFFD included).
             end = st.end
-            window = max(st.run_start, st.start - START_SEARCH)
+            window = max(st.run_start, st.start - START_SEARCH, 0)
             best = None
             # Where the run starts is decided by the whole window: clean text
             # kept before the start plus the re-read run, holes charged.
-            for start in range(window, st.start + 1):
+            # An improbable character just before the cluster belongs to the
+            # run (a lone one is no cluster of its own): start no later.
+            latest = next((i for i in range(window, st.start) if char_logp(text[i]) <= SUSPICIOUS), st.start)
+            for start in range(window, latest + 1):
                 run = text[start:end]
                 for codec in DOUBLE_BYTE_CODECS:
                     got = reread_shifted(run, codec)
@@ -142,12 +168,22 @@ class ByteShift:
         return spans
 
     def propose(self, span: Span, doc: Document) -> Proposal:
-        out, slots = render(span.info["pieces"], doc.settings.placeholder)
+        """Confidence is the expected share of the written characters that are
+        right: the bytes are exact, but any character may hide a glued pair."""
+        pieces = span.info["pieces"]
+        out, slots = render(pieces, doc.settings.placeholder)
         codec = span.info["codec"]
+        kept = [info["p_glued"] for ch, info in pieces if ch is not None]
+        confidence = 1.0 - sum(kept) / len(kept) if kept else 0.0
+        suspects, pos = [], 0
+        for ch, info in pieces:
+            if ch is not None and info["p_glued"] >= GLUED_SUSPECT:
+                suspects.append({"offset": pos, "char": ch, "p_glued": round(info["p_glued"], 3)})
+            pos += len(ch) if ch is not None else info.get("chars", 1) * len(doc.settings.placeholder)
         return Proposal(
             (Candidate(out, text_logp(out.replace(doc.settings.placeholder, "")), f"{codec} re-read one byte later"),),
-            1.0,
+            confidence,
             slots,
             note=f"byte-shifted {codec} run re-read in phase; {len(slots)} hole(s) the bytes cannot fill",
-            detail={"codec": codec},
+            detail={"codec": codec, "suspect_chars": suspects},
         )

@@ -29,7 +29,7 @@ LATIN_MOJIBAKE_RE = re.compile(
 )
 HOLES_RE = re.compile("\ufffd+")
 MAX_HOLE_SHARE = 0.2
-LOSSY_RE = re.compile("|".join(f"(?:{re.escape(sig)})+" for sig, _ in LOSSY_SIGNATURES))
+LOSSY_RES = tuple((re.compile(sig), note) for sig, note in LOSSY_SIGNATURES)
 FTFY_CONFIG = ftfy.TextFixerConfig(
     unescape_html=False,
     remove_terminal_escapes=False,
@@ -116,6 +116,16 @@ def best_reading(text: str, depth: int = 0) -> tuple[str, int, list[str]] | None
     return out, holes, labels
 
 
+def _trim_unchanged(text: str, start: int, end: int, out: str) -> tuple[int, int, str]:
+    """Narrow a re-reading to what it changes: ASCII and clean neighbours
+    that decode to themselves stay outside the edit."""
+    while start < end and out and text[start] == out[0] != "\ufffd":
+        start, out = start + 1, out[1:]
+    while start < end and out and text[end - 1] == out[-1] != "\ufffd":
+        end, out = end - 1, out[:-1]
+    return start, end, out
+
+
 class CodecConfusion:
     kind = "codec_confusion"
     priority = 20
@@ -123,9 +133,10 @@ class CodecConfusion:
     def detect(self, doc: Document) -> list[Span]:
         text = doc.text
         spans: list[Span] = []
-        for m in LOSSY_RE.finditer(text):
-            note = next(n for sig, n in LOSSY_SIGNATURES if m.group(0).startswith(sig))
-            spans.append(Span(m.start(), m.end(), self.kind, m.group(0), {"lossy": note}))
+        for pattern, note in LOSSY_RES:
+            for m in pattern.finditer(text):
+                if not any(s.start < m.end() and m.start() < s.end for s in spans):
+                    spans.append(Span(m.start(), m.end(), self.kind, m.group(0), {"lossy": note}))
         taken_until = -1
         for st in doc.stretches:
             if st.start < taken_until:
@@ -133,6 +144,7 @@ class CodecConfusion:
             found = self._search(text, st.run_start, st.run_end, st.start, st.end)
             if found is not None:
                 start, end, out, holes, labels = found
+                start, end, out = _trim_unchanged(text, start, end, out)
                 if any(s.start < end and start < s.end for s in spans):
                     continue
                 spans.append(

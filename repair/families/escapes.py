@@ -16,6 +16,7 @@ import unicodedata
 import urllib.parse
 
 from repair.families.base import Document, Proposal
+from repair.plausibility import mean_logp
 from repair.types import Candidate, Span
 
 # Named entities a scraper leaves in Chinese text; decoding others could turn
@@ -57,22 +58,23 @@ def decode_escape(text: str) -> str | None:
         out = html.unescape(text)
     elif text.startswith("%"):
         raw = urllib.parse.unquote_to_bytes(text)
-        for codec in ("utf-8", "gb18030"):
+        readings = []
+        for codec in ("utf-8", "gb18030", "big5hkscs"):
             try:
-                out = raw.decode(codec)
-                break
+                readings.append(raw.decode(codec))
             except UnicodeDecodeError:
                 continue
-        else:
+        readings = [r for r in readings if not r.isascii()]
+        if not readings:
             return None
-        if out.isascii():
-            return None
+        # %D1%A7 is Cyrillic in UTF-8 and 学 in GBK: the likelier text wins.
+        out = max(readings, key=mean_logp)
     else:
         try:
             out = text.encode("ascii").decode("unicode_escape").encode("utf-16", "surrogatepass").decode("utf-16")
         except (UnicodeDecodeError, UnicodeEncodeError):
             return None
-    if out == text or any(unicodedata.category(c) in ("Cc", "Cs", "Cn") and c not in "\t\n" for c in out):
+    if out == text or "\ufffd" in out or any(unicodedata.category(c) in ("Cc", "Cs", "Cn") and c not in "\t\n" for c in out):
         return None
     return out
 

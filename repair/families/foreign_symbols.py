@@ -21,6 +21,7 @@ from repair.types import Span
 MAX_RUN = 2
 FOREIGN_RUN_RE = re.compile("[" + "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi, _ in FOREIGN_SYMBOL_RANGES) + "]+")
 LIST_MARKS = set("、，。；：")
+KANA_WORD_RE = re.compile("[\u3041-\u30ff]{3,}")
 
 
 class ForeignSymbols(MarkOnly):
@@ -30,10 +31,15 @@ class ForeignSymbols(MarkOnly):
     def detect(self, doc: Document) -> list[Span]:
         text = doc.text
         spans = []
+        # A text with kana words (three or more in a row) is writing Japanese:
+        # its kana are language, not stand-ins.
+        japanese = KANA_WORD_RE.search(text) is not None
         for m in FOREIGN_RUN_RE.finditer(text):
             i, j = m.start(), m.end()
             cls = foreign_symbol_class(text[i])
             if cls is None:  # pinyin range holds capitals, which are not claimed
+                continue
+            if japanese and cls == "kana":
                 continue
             left = text[i - 1] if i else ""
             right = text[j] if j < len(text) else ""

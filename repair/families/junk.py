@@ -16,7 +16,7 @@ from repair.types import Candidate, Span
 
 DOMAIN = (
     r"(?:https?://)?(?:www\.)?[A-Za-z0-9][A-Za-z0-9-]*(?:\.[A-Za-z0-9-]+)*"
-    r"\.(?:com|net|org|cn|cc|tw|hk|info|top|xyz|me|io|co|la|vip|tv)\b(?:/[^\s】\])）]*)?"
+    r"\.(?:com|net|org|cn|cc|tw|hk|info|top|xyz|me|io|co|la|vip|tv)(?![A-Za-z0-9-])(?:/[^\s】\])）]*)?"
 )
 SOURCE_LABEL = r"(?:来源|來源|本书由|本書由|更多|免费|免費|下载|下載|转载|轉載|首发|首發|整理|提供|出自)"
 
@@ -27,11 +27,11 @@ JUNK_PATTERNS: tuple[tuple[re.Pattern[str], str, float], ...] = (
     # A bare site name or address glued to the text: -dushuzhijia.com
     (re.compile(r"(?:" + SOURCE_LABEL + r"[：:]?\s*)?[-—_~]*\s*" + DOMAIN), "watermark", 0.99),
     # Site furniture alone on a line.
-    (re.compile(r"(?m)^[ \t\u3000]*第[ \t]*[0-9０-９]+[ \t]*[章节節回页頁][ \t\u3000]*\n?"), "chapter counter", 0.95),
-    (re.compile(r"(?m)^[ \t\u3000]*[>＞<#*=~|_\-]{1,5}[ \t\u3000]*\n?"), "stray symbol line", 0.95),
+    (re.compile(r"(?m)^[ \t\u3000]*第[ \t]*[0-9０-９]+[ \t]*[章节節回页頁][ \t\u3000]*$\n?"), "chapter counter", 0.95),
+    (re.compile(r"(?m)^[ \t\u3000]*[>＞<#*=~|_\-]{1,5}[ \t\u3000]*$\n?"), "stray symbol line", 0.95),
     (
         re.compile(
-            r"(?m)^[ \t\u3000]*(?:上一[章页頁]|下一[章页頁]|返回目[录錄]|加入[书書]签|本章完|[手]机阅读|手機閱讀)(?:[ \t\u3000]*[|｜/][ \t\u3000]*(?:上一[章页頁]|下一[章页頁]|返回目[录錄]|加入[书書]签))*[ \t\u3000]*\n?"
+            r"(?m)^[ \t\u3000]*(?:上一[章页頁]|下一[章页頁]|返回目[录錄]|加入[书書]签|本章完|[手]机阅读|手機閱讀)(?:[ \t\u3000]*[|｜/][ \t\u3000]*(?:上一[章页頁]|下一[章页頁]|返回目[录錄]|加入[书書]签))*[ \t\u3000]*$\n?"
         ),
         "navigation line",
         0.95,

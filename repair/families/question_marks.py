@@ -60,6 +60,8 @@ class QuestionMarks(MarkOnly):
         closes = right in ("", "\n", " ", "\u3000") or right in "”’」』）》〉】〕)]\"'"
         if closes and (doc.punctuation_style == "ascii" or left in QUESTION_PARTICLES):
             return False
+        if left in QUESTION_PARTICLES and doc.uses_ascii_punctuation:
+            return False  # 何也?對曰: a text that punctuates in ASCII asks questions so
         if doc.punctuation_style == "ascii" and not _is_han(right):
             return False
         return True

@@ -24,7 +24,9 @@ CASES = [
     pytest.param("其人忄然", [("component", "忄然", 2)], id="bare-heart-side-form"),
     pytest.param("‹豸干›", [("component", "‹豸干›", 0)], id="single-angle-quotes"),
     pytest.param("字作<豸干>也", [("component", "<豸干>", 2)], id="ascii-angle-brackets"),
-    pytest.param("〈豸干〉", [("component", "〈豸干〉", 0)], id="cjk-angle-brackets"),
+    # 〈…〉 is also how titles are marked (〈學記〉): only claimed with a side form in it.
+    pytest.param("〈豸干〉", [], id="cjk-angle-brackets-without-side-form"),
+    pytest.param("〈亻疑〉", [("component", "〈亻疑〉", 0)], id="cjk-angle-brackets-with-side-form"),
     pytest.param("〈氵去〉字", [("component", "〈氵去〉", 0)], id="brackets-with-side-form"),
     pytest.param("其字作[門@里]", [("component", "[門@里]", 3)], id="composition-formula-at"),
     pytest.param("[亻+疑]而不進", [("component", "[亻+疑]", 0)], id="composition-formula-plus"),
