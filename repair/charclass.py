@@ -47,9 +47,7 @@ CJK_RADICALS_SUPPLEMENT = (0x2E80, 0x2EF3)
 IDEOGRAPHIC_DESCRIPTION = (0x2FF0, 0x2FFF)
 
 # Punctuation that Chinese text really uses; never damage by itself.
-CJK_PUNCTUATION = frozenset(
-    "，。、；：？！“”‘’「」『』（）《》〈〉【】〔〕［］｛｝…—～·・．﹐﹑﹒﹔﹕﹖﹗○●◎◇◆△▲☆★※〇　﹁﹂﹃﹄"
-)
+CJK_PUNCTUATION = frozenset("，。、；：？！“”‘’「」『』（）《》〈〉【】〔〕［］｛｝…—～·・．○●◎◇◆△▲☆★※〇　")
 ASCII_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 
 

@@ -77,7 +77,7 @@ def main() -> None:
     "-o",
     "--output",
     "out_dir",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
     help="Folder for the repaired files (same relative names).",
 )
 @click.option(
@@ -116,6 +116,10 @@ def clean(paths, out_dir, report_dir, recursive, min_confidence, placeholder, qu
     for e in errors:
         _fail(e)
     report_dir = report_dir or out_dir / DEFAULT_REPORT_SUBDIR
+    for folder in (out_dir, report_dir):
+        if folder.exists() and not folder.is_dir():
+            _fail(f"{folder}: exists and is not a folder")
+            sys.exit(1)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
         report_dir.mkdir(parents=True, exist_ok=True)

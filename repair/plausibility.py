@@ -37,17 +37,48 @@ SUSPICIOUS_LOGP = -6.0
 
 
 @lru_cache(maxsize=1)
-def char_logp_table() -> dict[str, float]:
-    counts: dict[str, int] = {}
+def _counts() -> dict[str, tuple[int, int]]:
+    out: dict[str, tuple[int, int]] = {}
     ref = resources.files("repair.data").joinpath("charfreq.tsv")
     with ref.open(encoding="utf-8") as fh:
         for line in fh:
             if line.startswith("#"):
                 continue
             ch, trad, simp = line.rstrip("\n").split("\t")
-            # One count per character: the larger of its two scripts, so that
-            # a character shared by both scripts is not counted twice.
-            counts[ch] = max(int(trad), int(simp))
+            out[ch] = (int(trad), int(simp))
+    return out
+
+
+@lru_cache(maxsize=1)
+def script_sets() -> tuple[frozenset[str], frozenset[str]]:
+    """(traditional-only, simplified-only) characters, from the table's two columns."""
+    counts = _counts()
+    trad = frozenset(c for c, (t, s) in counts.items() if s == 0 and t >= 5)
+    simp = frozenset(c for c, (t, s) in counts.items() if t == 0 and s >= 5)
+    return trad, simp
+
+
+def script_of(text: str) -> str:
+    """'traditional', 'simplified' or 'neutral', by which script's own characters dominate.
+
+    >>> script_of("學而時習之"), script_of("学而时习之"), script_of("之乎者也")
+    ('traditional', 'simplified', 'neutral')
+    """
+    trad, simp = script_sets()
+    t = sum(c in trad for c in text)
+    s = sum(c in simp for c in text)
+    if t > s and t >= 2 * s:
+        return "traditional"
+    if s > t and s >= 2 * t:
+        return "simplified"
+    return "neutral"
+
+
+@lru_cache(maxsize=1)
+def char_logp_table() -> dict[str, float]:
+    # One count per character: the larger of its two scripts, so that a
+    # character shared by both scripts is not counted twice.
+    counts = {ch: max(t, s) for ch, (t, s) in _counts().items()}
     total = sum(counts.values())
     table = {ch: math.log10(n / total) for ch, n in counts.items()}
     for ch in CJK_PUNCTUATION | ASCII_PUNCTUATION:

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from repair.plausibility import char_logp, char_logp_table, text_logp
+from repair.plausibility import char_logp, char_logp_table, script_of, text_logp
 
 # A character at or below this prior is evidence of mojibake.
 SUSPICIOUS = -5.0
@@ -28,9 +28,9 @@ MIN_SUSPICIOUS_SHARE = 0.2
 # (log10: the new text must be a million times more probable).
 MIN_ORIGINAL_CHARS = 3
 MIN_SUSPICIOUS_CHARS = 2
+MIN_ACCEPT_SUSPICIOUS = 3
 MIN_TOTAL_GAIN = 6.0
 MAX_CANDIDATE_SUSPICIOUS_SHARE = 0.1
-
 
 
 @dataclass(frozen=True)
@@ -132,25 +132,45 @@ def gain(original: str, candidate: str) -> float:
 HOLE_LOGP = -4.0
 
 
-def acceptable(original: str, readable: str, *, holes: int = 0) -> bool:
+# Characters a re-reading of text never produces: controls, format and
+# combining marks, private use, vertical and small punctuation forms.
+FOREIGN_TO_TEXT_RE = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u0300-\u036f\u200b-\u200f\ue000-\uf8ff\ufe10-\ufe6f]"
+)
+# A re-reading in the other script than the document's needs this much text.
+MIN_CROSS_SCRIPT_CHARS = 12
+
+
+def acceptable(original: str, readable: str, *, holes: int = 0, doc_script: str = "neutral") -> bool:
     """The rule that keeps re-decoding away from clean text.
 
     ``readable`` is the re-read text without its holes (characters the bytes
     could not give back), each of which is charged as an ordinary character.
-    The original must be mostly debris, the re-read text must read like text,
-    and the swap must gain a lot per original character.
+    The original must be mostly debris; the re-read text must read like text
+    of this document (no control or vertical-form debris, no Latin letters
+    that were not there, the document's own script unless the stretch is
+    long); and the swap must gain a lot per original character.
     """
     if not readable or len(original) < MIN_ORIGINAL_CHARS:
         return False
     suspicious = sum(char_logp(c) <= SUSPICIOUS for c in original)
-    if suspicious < MIN_SUSPICIOUS_CHARS:
+    if suspicious < MIN_ACCEPT_SUSPICIOUS:
         return False
+    if FOREIGN_TO_TEXT_RE.search(readable):
+        return False
+    if any(c.isascii() and c.isalnum() for c in readable) and not any(c.isascii() and c.isalnum() for c in original):
+        return False
+    if sum(char_logp(c) <= SUSPICIOUS for c in readable) > max(1, MAX_CANDIDATE_SUSPICIOUS_SHARE * len(readable)):
+        return False
+    if doc_script != "neutral" and len(original) < MIN_CROSS_SCRIPT_CHARS:
+        other = "simplified" if doc_script == "traditional" else "traditional"
+        if script_of(readable) == other:
+            return False
     cand_lp = text_logp(readable)
     total = cand_lp + holes * HOLE_LOGP
     return (
         total - text_logp(original) >= MIN_TOTAL_GAIN
         and suspicious / len(original) >= MIN_SUSPICIOUS_SHARE
-        and suspicious_share(readable) <= MAX_CANDIDATE_SUSPICIOUS_SHARE
         and cand_lp / len(readable) >= MIN_CANDIDATE_MEAN
         and (total - text_logp(original)) / len(original) >= MIN_GAIN_PER_CHAR
     )

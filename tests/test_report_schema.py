@@ -236,3 +236,39 @@ def test_fffd_report_keeps_raw_bytes(cleaned) -> None:
     assert (e["line"], e["column"]) == (1, 10)
     assert not e["applied"]
     assert "FF" in json.dumps(e.get("detail", {})).upper(), "the raw byte behind U+FFFD must be in the report"
+
+
+WATERMARK_EATS_NEWLINES = (
+    "the bare-address junk pattern is '[-—_~]*\\s*' + DOMAIN: \\s* matches newlines, so an address at the start "
+    "of a line takes the line break(s) before it and the repair joins the two lines"
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("學而時習之。\n-abcshuwu.com有朋自遠方來。", id="dash-address-glued-to-text"),
+        pytest.param(
+            "學而時習之。\nabcshuwu.com 有朋自遠方來。",
+            id="address-at-line-start",
+            marks=pytest.mark.xfail(strict=True, reason=WATERMARK_EATS_NEWLINES),
+        ),
+        pytest.param(
+            "學而時習之。\n\nabcshuwu.com 有朋自遠方來。",
+            id="address-after-blank-line",
+            marks=pytest.mark.xfail(strict=True, reason=WATERMARK_EATS_NEWLINES),
+        ),
+    ],
+)
+def test_removed_watermark_keeps_the_line_breaks_before_it(text: str) -> None:
+    """A watermark at the start of a line is removed; the lines before it stay where they were."""
+    result = repair_text(text)
+    report = build_report(result, input_path=None, output_path=None, input_bytes=None, settings={})
+    junk = [e for e in report["edits"] if e["kind"] == "junk"]
+    assert len(junk) == 1 and junk[0]["applied"]
+    assert "abcshuwu.com" in junk[0]["before"]
+    assert "\n" not in junk[0]["before"], junk[0]["before"]
+    assert junk[0]["line"] == text.count("\n") + 1
+    assert result.text.count("\n") == text.count("\n")
+    assert result.text.startswith("學而時習之。\n")
+    assert "abcshuwu" not in result.text

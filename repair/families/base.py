@@ -46,6 +46,13 @@ class Document:
         return suspicious_stretches(self.text)
 
     @cached_property
+    def script(self) -> str:
+        """'traditional', 'simplified' or 'neutral'."""
+        from repair.plausibility import script_of
+
+        return script_of(self.text)
+
+    @cached_property
     def han_count(self) -> int:
         return len(HAN_RE.findall(self.text))
 

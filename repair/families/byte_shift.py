@@ -24,6 +24,9 @@ from repair.redecode import HOLE_LOGP, SUSPICIOUS, acceptable
 from repair.types import Candidate, Slot, Span
 
 START_SEARCH = 8
+# A shifted run is a stretch of debris, not two odd characters before a U+FFFD.
+MIN_RUN = 6
+MIN_RUN_SUSPICIOUS = 3
 # A deleted pair glues the first byte of one character to the second byte of
 # the next: the result is a random two-byte code, often a common character.
 # A pair is deleted when the first character's second byte falls in a GBK
@@ -69,6 +72,8 @@ def reread_shifted(run: str, codec: str) -> tuple[list[tuple[str, dict]], bool] 
     """
     body = run.rstrip("\ufffd")
     cut_end = body != run
+    if len(body) < MIN_RUN or sum(char_logp(c) <= SUSPICIOUS for c in body) < MIN_RUN_SUSPICIOUS:
+        return None
     raw = bytearray()
     for ch in body:
         b = _two_byte(ch, codec)
@@ -157,7 +162,7 @@ class ByteShift:
                     pieces, _ = got
                     readable = "".join(c for c, _ in pieces if c)
                     holes = sum(info.get("chars", 1) for c, info in pieces if c is None)
-                    if not acceptable(run, readable, holes=holes):
+                    if not acceptable(run, readable, holes=holes, doc_script=doc.script):
                         continue
                     total = text_logp(text[window:start]) + text_logp(readable) + holes * HOLE_LOGP
                     if best is None or total > best[0]:

@@ -27,7 +27,6 @@ MAX_TRIM = 6
 LATIN_MOJIBAKE_RE = re.compile(
     "[\u0080-\u00ff\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc\u2013\u2014\u2018-\u201e\u2020-\u2022\u2026\u2030\u2039\u203a\u20ac\u2122]"
 )
-HOLES_RE = re.compile("\ufffd+")
 MAX_HOLE_SHARE = 0.2
 LOSSY_RES = tuple((re.compile(sig), note) for sig, note in LOSSY_SIGNATURES)
 FTFY_CONFIG = ftfy.TextFixerConfig(
@@ -60,14 +59,15 @@ def reread(text: str, confusion: Confusion) -> tuple[str, int] | None:
     if "\ufffd" in stripped and confusion.true != "utf-8":
         return None
     try:
-        raw = b"\xff".join(part.encode(confusion.wrong) for part in stripped.split("\ufffd"))
+        parts = [part.encode(confusion.wrong) for part in stripped.split("\ufffd")]
     except UnicodeEncodeError:
         return None
-    if b"\xff" in raw and confusion.true == "utf-8":
-        out = HOLES_RE.sub("\ufffd", raw.decode("utf-8", errors="replace"))
-        if out.endswith("\ufffd"):
-            tail = 0
+    if len(parts) > 1:
+        out = _utf8_with_holes(parts)
+        if out is None:
+            return None
         return out + "\ufffd" * tail, out.count("\ufffd") + tail
+    raw = parts[0]
     try:
         return raw.decode(confusion.true) + "\ufffd" * tail, tail
     except UnicodeDecodeError as err:
@@ -79,6 +79,45 @@ def reread(text: str, confusion: Confusion) -> tuple[str, int] | None:
             return None
 
 
+def _utf8_with_holes(parts: list[bytes]) -> str | None:
+    """Decode UTF-8 bytes with unknown stretches (at least one byte) between ``parts``.
+
+    Exactly one character is lost at each gap: the one whose bytes the gap
+    cut (its lead byte before the gap, at most its remaining continuation
+    bytes after it).  Everything else must decode strictly, so a gap cannot
+    swallow its neighbours.
+    """
+    out = []
+    owed = 0
+    for i, part in enumerate(parts):
+        if i > 0:
+            # The gap held at least one of the bytes owed; strip at most the rest.
+            k = 0
+            while k < max(owed - 1, 0) and k < len(part) and 0x80 <= part[k] < 0xC0:
+                k += 1
+            part = part[k:]
+        if i < len(parts) - 1:
+            part, owed = _drop_cut_character(part)
+        try:
+            out.append(part.decode("utf-8"))
+        except UnicodeDecodeError:
+            return None
+    return "\ufffd".join(out)
+
+
+def _drop_cut_character(part: bytes) -> tuple[bytes, int]:
+    """Remove a character cut at the end of ``part``; return how many of its
+    bytes are still owed (2 when the gap may have taken a whole lead byte)."""
+    for back in range(1, min(4, len(part)) + 1):
+        byte = part[-back]
+        if byte >= 0xC0:
+            need = 2 if byte < 0xE0 else 3 if byte < 0xF0 else 4
+            return (part[:-back], need - back) if back < need else (part, 2)
+        if byte < 0x80:
+            return part, 2
+    return part, 2
+
+
 def ftfy_reread(text: str) -> tuple[str, int] | None:
     if not LATIN_MOJIBAKE_RE.search(text):
         return None
@@ -86,7 +125,7 @@ def ftfy_reread(text: str) -> tuple[str, int] | None:
     return (fixed, 0) if fixed != text else None
 
 
-def best_reading(text: str, depth: int = 0) -> tuple[str, int, list[str]] | None:
+def best_reading(text: str, depth: int = 0, doc_script: str = "neutral") -> tuple[str, int, list[str]] | None:
     """The most probable lossless re-reading of ``text``, with the codecs used."""
     options: list[tuple[float, str, int, list[str]]] = []
     attempts = [
@@ -103,14 +142,14 @@ def best_reading(text: str, depth: int = 0) -> tuple[str, int, list[str]] | None
         readable = out.replace("\ufffd", "")
         if readable == text.rstrip("\ufffd?") or holes > MAX_HOLE_SHARE * len(out):
             continue
-        if not acceptable(text, readable, holes=holes):
+        if not acceptable(text, readable, holes=holes, doc_script=doc_script):
             continue
         options.append((gain(text, readable), out, holes, [label]))
     if not options:
         return None
     _, out, holes, labels = max(options, key=lambda o: o[0])
     if depth + 1 < MAX_DEPTH and not holes:
-        deeper = best_reading(out, depth + 1)
+        deeper = best_reading(out, depth + 1, doc_script)
         if deeper is not None:
             return deeper[0], deeper[1], labels + deeper[2]
     return out, holes, labels
@@ -141,7 +180,7 @@ class CodecConfusion:
         for st in doc.stretches:
             if st.start < taken_until:
                 continue
-            found = self._search(text, st.run_start, st.run_end, st.start, st.end)
+            found = self._search(text, st.run_start, st.run_end, st.start, st.end, doc.script)
             if found is not None:
                 start, end, out, holes, labels = found
                 start, end, out = _trim_unchanged(text, start, end, out)
@@ -154,16 +193,17 @@ class CodecConfusion:
         return sorted(spans, key=lambda s: s.start)
 
     @staticmethod
-    def _search(text: str, run_start: int, run_end: int, start: int, end: int):
-        """Try the whole run first, then trims towards the suspicious core."""
-        starts = [run_start] + [s for s in range(max(run_start + 1, start - MAX_TRIM), start + 1)]
-        ends = [run_end] + [e for e in range(end, min(run_end, end + MAX_TRIM))]
+    def _search(text: str, run_start: int, run_end: int, start: int, end: int, doc_script: str):
+        """Try the run and trims around the suspicious core, outward and inward
+        (a genuine rare character may sit next to the mojibake)."""
+        starts = [run_start, *range(max(run_start + 1, start - MAX_TRIM), min(start + 3, end))]
+        ends = [run_end, *range(max(end - 2, start + 1), min(run_end, end + MAX_TRIM))]
         best = None
         for s in dict.fromkeys(starts):
             for e in dict.fromkeys(ends):
                 if e <= s:
                     continue
-                got = best_reading(text[s:e])
+                got = best_reading(text[s:e], doc_script=doc_script)
                 if got is None:
                     continue
                 g = gain(text[s:e], got[0].replace("\ufffd", "")) + got[1] * HOLE_LOGP

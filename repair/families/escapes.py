@@ -74,7 +74,11 @@ def decode_escape(text: str) -> str | None:
             out = text.encode("ascii").decode("unicode_escape").encode("utf-16", "surrogatepass").decode("utf-16")
         except (UnicodeDecodeError, UnicodeEncodeError):
             return None
-    if out == text or "\ufffd" in out or any(unicodedata.category(c) in ("Cc", "Cs", "Cn") and c not in "\t\n" for c in out):
+    if (
+        out == text
+        or "\ufffd" in out
+        or any(unicodedata.category(c) in ("Cc", "Cs", "Cn") and c not in "\t\n" for c in out)
+    ):
         return None
     return out
 

@@ -18,14 +18,27 @@ DOMAIN = (
     r"(?:https?://)?(?:www\.)?[A-Za-z0-9][A-Za-z0-9-]*(?:\.[A-Za-z0-9-]+)*"
     r"\.(?:com|net|org|cn|cc|tw|hk|info|top|xyz|me|io|co|la|vip|tv)(?![A-Za-z0-9-])(?:/[^\s】\])）]*)?"
 )
-SOURCE_LABEL = r"(?:来源|來源|本书由|本書由|更多|免费|免費|下载|下載|转载|轉載|首发|首發|整理|提供|出自)"
+# Phrases a site puts before its address, and the shapes of site names.
+LABEL = (
+    r"(?:(?:更多|免费|免費)[^\s，。：:【】\[\]（）()]{0,10}?(?:请访问|請訪問|访问|訪問|尽在|盡在|请到|請到)"
+    r"|本书由|本書由|(?:来源|來源|转载自|轉載自|出自)[：:]?)"
+)
+SITE = r"(?:[\u4e00-\u9fff]{0,4}(?:书屋|書屋|书阁|書閣|书院|書院|书库|書庫|书城|書城|小说网|小說網|文学网|文學網|中文网|中文網|书吧|書吧|书网|書網))"
+AFTER = r"(?:整理|提供|首发|首發|制作|製作)"
+INSIDE = r"[^【】\[\]（）()〔〕\n]"
 
 # (pattern, what it is, confidence); each pattern matches the junk exactly.
 JUNK_PATTERNS: tuple[tuple[re.Pattern[str], str, float], ...] = (
-    # A whole bracketed watermark: 【来源：读书之家-dushuzhijia.com】
-    (re.compile(r"[【\[（(〔][^【】\[\]（）()〔〕\n]{0,20}?" + DOMAIN + r"\s*[】\]）)〕]"), "watermark", 0.99),
-    # A bare site name or address glued to the text: -dushuzhijia.com
-    (re.compile(r"(?:" + SOURCE_LABEL + r"[：:]?\s*)?[-—_~]*\s*" + DOMAIN), "watermark", 0.99),
+    # A whole bracketed watermark: 【来源：读书之家-dushuzhijia.com】, （本书由x.la整理）
+    (re.compile(r"[【\[（(〔]" + INSIDE + r"{0,20}?" + DOMAIN + INSIDE + r"{0,8}?[】\]）)〕]"), "watermark", 0.99),
+    # A bare site name or address glued to the text: -dushuzhijia.com, 更多…请访问x.cc
+    (
+        re.compile(
+            r"(?:" + LABEL + r"\s*)?(?:[-—_~]*\s*" + SITE + r")?\s*[-—_~]*\s*" + DOMAIN + r"(?:\s*" + AFTER + r")?"
+        ),
+        "watermark",
+        0.99,
+    ),
     # Site furniture alone on a line.
     (re.compile(r"(?m)^[ \t\u3000]*第[ \t]*[0-9０-９]+[ \t]*[章节節回页頁][ \t\u3000]*$\n?"), "chapter counter", 0.95),
     (re.compile(r"(?m)^[ \t\u3000]*[>＞<#*=~|_\-]{1,5}[ \t\u3000]*$\n?"), "stray symbol line", 0.95),

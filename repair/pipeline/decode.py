@@ -68,11 +68,18 @@ class Decoded:
     bom: bool = False
 
 
-def sniff_binary(data: bytes) -> str | None:
-    """Why ``data`` is not text, or None.  UTF-16/32 must be ruled out first."""
+def _magic(data: bytes) -> str | None:
     for magic, what in BINARY_MAGIC:
         if data.startswith(magic):
             return what
+    return None
+
+
+def sniff_binary(data: bytes) -> str | None:
+    """Why ``data`` is not text, or None.  UTF-16/32 must be ruled out first."""
+    what = _magic(data)
+    if what is not None:
+        return what
     sample = data[:SAMPLE]
     if b"\x00" in sample:
         return "binary data (NUL bytes)"
@@ -83,22 +90,22 @@ def sniff_binary(data: bytes) -> str | None:
 
 
 def _utf16_without_bom(data: bytes) -> str | None:
-    sample = data[:4096]
-    if len(sample) < 4 or len(sample) % 2:
+    """UTF-16 told from its shape: ASCII-heavy UTF-16 has NULs in one byte
+    lane; CJK-heavy UTF-16 has few, so it must also decode to likely text."""
+    sample = data[: 1 << 16]
+    if len(data) < 4 or len(data) % 2:
         return None
-    even = sample[0::2].count(0)
-    odd = sample[1::2].count(0)
     half = len(sample) // 2
-    for zeros, codec in ((odd, "utf-16-le"), (even, "utf-16-be")):
-        # ASCII-heavy UTF-16 has NULs in one byte lane; CJK-heavy UTF-16 has
-        # none, so it is also accepted when it decodes to mostly Han text.
+    for zeros, codec in ((sample[1::2].count(0), "utf-16-le"), (sample[0::2].count(0), "utf-16-be")):
         try:
             text = data.decode(codec)
         except UnicodeDecodeError:
             continue
-        if zeros > half * 0.3 or (mean_logp(text[:2000]) > -4.6 and "\x00" not in text):
-            if zeros > half * 0.3 or b"\x00" not in data:
-                return codec
+        if "\x00" in text or any(ord(c) < 32 and c not in "\t\n\r\f" for c in text[:4096]):
+            continue
+        wide = [c for c in text[:4096] if not c.isascii()]
+        if zeros > half * 0.3 or (len(wide) > len(text[:4096]) / 2 and mean_logp("".join(wide)) > -4.6):
+            return codec
     return None
 
 
@@ -111,6 +118,14 @@ def _score(sample: bytes, codec: str) -> float:
     return mean_logp("".join(c for c in wide if c != "\ufffd")) - 10.0 * errors / len(wide)
 
 
+def _is_utf8(line: bytes) -> bool:
+    try:
+        line.decode("utf-8")
+        return True
+    except UnicodeDecodeError:
+        return False
+
+
 def guess_encoding(data: bytes) -> str:
     sample = data[:SAMPLE]
     try:
@@ -119,6 +134,12 @@ def guess_encoding(data: bytes) -> str:
     except UnicodeDecodeError as err:
         if err.start >= len(sample) - 3 and len(data) > SAMPLE:
             return "utf-8"  # the sample cut a character in half
+    # A UTF-8 file with a stretch in another encoding: most of its lines
+    # that are not ASCII still read as UTF-8 (GB18030 would read them all,
+    # as mojibake, so this must be decided before statistics).
+    wide_lines = [line for line in sample.splitlines() if not line.isascii()]
+    if wide_lines and sum(_is_utf8(line) for line in wide_lines) * 2 > len(wide_lines):
+        return "utf-8"
     guess = (chardet.detect(sample).get("encoding") or "").lower()
     candidates = list(CANDIDATE_CODECS)
     mapped = CHARDET_NAMES.get(guess)
@@ -137,6 +158,9 @@ def decode_bytes(data: bytes) -> Decoded:
     for bom, codec in BOMS:
         if data.startswith(bom):
             return _decode_lines(data[len(bom) :], codec, bom=True)
+    why = _magic(data)
+    if why is not None:
+        raise BinaryInputError(f"not a text file: looks like {why}")
     utf16 = _utf16_without_bom(data)
     if utf16 is not None:
         return _decode_lines(data, utf16)
