@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from repair.charclass import foreign_symbol_class
 from repair.plausibility import char_logp, char_logp_table, script_of, text_logp
 
 # A character at or below this prior is evidence of mojibake.
@@ -153,10 +154,16 @@ def acceptable(original: str, readable: str, *, holes: int = 0, doc_script: str 
     """
     if not readable or len(original) < MIN_ORIGINAL_CHARS:
         return False
-    suspicious = sum(char_logp(c) <= SUSPICIOUS for c in original)
-    if suspicious < MIN_ACCEPT_SUSPICIOUS:
+    odd = [c for c in original if char_logp(c) <= SUSPICIOUS]
+    suspicious = len(odd)
+    # Three different improbable characters: a doubled rare word (獶獶) is not
+    # debris, and neither is a run of one symbol row (ㄅㄆㄇ, a kana word).
+    if len(set(odd)) < MIN_ACCEPT_SUSPICIOUS:
         return False
-    if FOREIGN_TO_TEXT_RE.search(readable):
+    rows = {foreign_symbol_class(c) for c in original}
+    if len(rows) == 1 and None not in rows:
+        return False
+    if FOREIGN_TO_TEXT_RE.search(readable) or any(foreign_symbol_class(c) for c in readable):
         return False
     if any(c.isascii() and c.isalnum() for c in readable) and not any(c.isascii() and c.isalnum() for c in original):
         return False

@@ -90,26 +90,18 @@ def tiny_png(width: int, height: int, pixel: bytes, level: int) -> bytes:
     )
 
 
-UTF16_MISREAD = (
-    "repair.pipeline.decode.decode_bytes runs the UTF-16-without-BOM heuristic before sniff_binary, so a "
-    "NUL-rich binary file of even length (a black PNG, a tiny gzip) is 'decoded' as UTF-16 instead of being "
-    "rejected by its magic number"
-)
-
 BINARY_FILES = [
     pytest.param("red.png", lambda: tiny_png(1, 1, b"\xff\x00\x00", 9), id="png-1x1-red"),
     pytest.param(
         "black.png",
         lambda: tiny_png(8, 8, b"\x00\x00\x00", 0),
         id="png-8x8-black",
-        marks=pytest.mark.xfail(strict=True, reason=UTF16_MISREAD),
     ),
     pytest.param("text.gz", lambda: gzip.compress(TEXT.encode("utf-8"), mtime=0), id="gzip-text"),
     pytest.param(
         "ab.gz",
         lambda: gzip.compress(b"ab", mtime=0),
         id="gzip-tiny",
-        marks=pytest.mark.xfail(strict=True, reason=UTF16_MISREAD),
     ),
 ]
 
@@ -203,12 +195,6 @@ def test_output_below_a_regular_file(tmp_path: Path) -> None:
     assert files_under(tmp_path) == {"a.txt", "blocker"}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="-o is declared click.Path(file_okay=False): an existing regular file is rejected by click with a "
-    "3-line usage message ('Usage: ... Error: Invalid value for '-o' / '--output': Directory ... is a file.') "
-    "instead of one 'repair: error: ...' line",
-)
 def test_output_is_an_existing_regular_file(tmp_path: Path) -> None:
     src = tmp_path / "a.txt"
     src.write_text(TEXT, encoding="utf-8")

@@ -245,11 +245,6 @@ def test_clean_twice_into_same_folder_replaces_outputs(tmp_path: Path, inputs: P
     assert not [p for p in out.rglob("*") if p.name.endswith(".tmp")]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="repair.io.write_atomic creates outputs with tempfile.mkstemp (mode 0600) and os.replace keeps that "
-    "mode, so repaired files and reports ignore the umask (0644 expected under umask 022)",
-)
 def test_output_files_get_normal_permissions(tmp_path: Path, inputs: Path) -> None:
     out = tmp_path / "out"
     proc = run_cli("clean", inputs / "a.txt", "-o", out, umask=0o022)

@@ -50,7 +50,14 @@ class Document:
         """'traditional', 'simplified' or 'neutral'."""
         from repair.plausibility import script_of
 
-        return script_of(self.text)
+        # Judged on the text outside the improbable stretches: mojibake has
+        # a script of its own that says nothing about the document's.
+        parts, pos = [], 0
+        for st in self.stretches:
+            parts.append(self.text[pos : st.start])
+            pos = max(pos, st.end)
+        parts.append(self.text[pos:])
+        return script_of("".join(parts))
 
     @cached_property
     def han_count(self) -> int:

@@ -14,15 +14,20 @@ only when it passes ``redecode.acceptable``.  Runs of a lossy signature
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from functools import partial
 
 import ftfy
 
 from repair.codecs import CONFUSIONS, LOSSY_SIGNATURES, Confusion
 from repair.families.base import Document, Proposal
-from repair.redecode import HOLE_LOGP, acceptable, gain
+from repair.plausibility import mean_logp
+from repair.redecode import HOLE_LOGP, MIN_CANDIDATE_MEAN, acceptable, gain
 from repair.types import Candidate, Slot, Span
 
 MAX_DEPTH = 3
+FTFY_ROW = "UTF-8 read as cp1252/Latin-1"
+CONFUSIONS_BY_LABEL = {c.label: c for c in CONFUSIONS}
 MAX_TRIM = 6
 LATIN_MOJIBAKE_RE = re.compile(
     "[\u0080-\u00ff\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc\u2013\u2014\u2018-\u201e\u2020-\u2022\u2026\u2030\u2039\u203a\u20ac\u2122]"
@@ -71,7 +76,10 @@ def reread(text: str, confusion: Confusion) -> tuple[str, int] | None:
     try:
         return raw.decode(confusion.true) + "\ufffd" * tail, tail
     except UnicodeDecodeError as err:
-        if err.start < len(raw) - 3 or err.start == 0:
+        # A character cut at the end is only believed when the wrong decoder
+        # said so (the U+FFFD or ? stripped above): otherwise the run would
+        # swallow the clean character that follows it.
+        if not tail or err.start < len(raw) - 3 or err.start == 0:
             return None
         try:
             return raw[: err.start].decode(confusion.true) + "\ufffd", 1
@@ -125,16 +133,47 @@ def ftfy_reread(text: str) -> tuple[str, int] | None:
     return (fixed, 0) if fixed != text else None
 
 
-def best_reading(text: str, depth: int = 0, doc_script: str = "neutral") -> tuple[str, int, list[str]] | None:
+# The confusions as (label, re-reader) pairs; UTF-8 read as cp1252 is ftfy's.
+ATTEMPTS: tuple[tuple[str, Callable[[str], tuple[str, int] | None]], ...] = (
+    *((c.label, partial(lambda t, c: reread(t, c), c=c)) for c in CONFUSIONS if c.label != FTFY_ROW),
+    (f"{FTFY_ROW} (ftfy)", lambda t: ftfy_reread(t)),
+)
+
+
+def promising(core: str) -> tuple[int, ...]:
+    """Which confusions could explain the improbable core of a stretch at all.
+
+    A cheap look before the search over trims: read the core leniently; a
+    confusion whose reading is mostly undecodable or still improbable is not
+    tried.  Clean text with a few rare characters stops here.
+    """
+    keep = []
+    for i, (label, _fn) in enumerate(ATTEMPTS):
+        if label.endswith("(ftfy)"):
+            if LATIN_MOJIBAKE_RE.search(core):
+                keep.append(i)
+            continue
+        c = CONFUSIONS_BY_LABEL[label]
+        try:
+            raw = core.replace("\ufffd", "").encode(c.wrong)
+        except UnicodeEncodeError:
+            continue
+        out = raw.decode(c.true, errors="replace")
+        bad = out.count("\ufffd")
+        good = out.replace("\ufffd", "")
+        if good and bad <= 0.3 * len(out) and mean_logp(good) >= MIN_CANDIDATE_MEAN - 0.5:
+            keep.append(i)
+    return tuple(keep)
+
+
+def best_reading(
+    text: str, depth: int = 0, doc_script: str = "neutral", only: tuple[int, ...] | None = None
+) -> tuple[str, int, list[str]] | None:
     """The most probable lossless re-reading of ``text``, with the codecs used."""
     options: list[tuple[float, str, int, list[str]]] = []
-    attempts = [
-        (c.label, lambda t, c=c: reread(t, c))
-        for c in CONFUSIONS
-        if c.wrong != "sloppy-windows-1252" or c.true != "utf-8"
-    ]
-    attempts.append(("UTF-8 read as cp1252/Latin-1 (ftfy)", ftfy_reread))
-    for label, fn in attempts:
+    for i, (label, fn) in enumerate(ATTEMPTS):
+        if only is not None and i not in only:
+            continue
         got = fn(text)
         if got is None:
             continue
@@ -196,14 +235,17 @@ class CodecConfusion:
     def _search(text: str, run_start: int, run_end: int, start: int, end: int, doc_script: str):
         """Try the run and trims around the suspicious core, outward and inward
         (a genuine rare character may sit next to the mojibake)."""
-        starts = [run_start, *range(max(run_start + 1, start - MAX_TRIM), min(start + 3, end))]
-        ends = [run_end, *range(max(end - 2, start + 1), min(run_end, end + MAX_TRIM))]
+        starts = [run_start, *range(max(run_start + 1, start - MAX_TRIM), min(start + MAX_TRIM, end))]
+        ends = [run_end, *range(max(end - MAX_TRIM, start + 1), min(run_end, end + MAX_TRIM))]
+        only = promising(text[start:end])
+        if not only:
+            return None
         best = None
         for s in dict.fromkeys(starts):
             for e in dict.fromkeys(ends):
                 if e <= s:
                     continue
-                got = best_reading(text[s:e], doc_script=doc_script)
+                got = best_reading(text[s:e], doc_script=doc_script, only=only)
                 if got is None:
                     continue
                 g = gain(text[s:e], got[0].replace("\ufffd", "")) + got[1] * HOLE_LOGP

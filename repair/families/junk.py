@@ -23,14 +23,20 @@ LABEL = (
     r"(?:(?:更多|免费|免費)[^\s，。：:【】\[\]（）()]{0,10}?(?:请访问|請訪問|访问|訪問|尽在|盡在|请到|請到)"
     r"|本书由|本書由|(?:来源|來源|转载自|轉載自|出自)[：:]?)"
 )
-SITE = r"(?:[\u4e00-\u9fff]{0,4}(?:书屋|書屋|书阁|書閣|书院|書院|书库|書庫|书城|書城|小说网|小說網|文学网|文學網|中文网|中文網|书吧|書吧|书网|書網))"
+SITE = r"(?:[\u4e00-\u9fff]{0,4}(?:书屋|書屋|书阁|書閣|书院|書院|书库|書庫|书城|書城|小说网|小說網|文学网|文學網|中文网|中文網|书吧|書吧|书网|書網|阅读网|閱讀網))"
 AFTER = r"(?:整理|提供|首发|首發|制作|製作)"
-INSIDE = r"[^【】\[\]（）()〔〕\n]"
+INSIDE = r"[^【】\[\]（）()〔〕\n，。；]"
 
 # (pattern, what it is, confidence); each pattern matches the junk exactly.
 JUNK_PATTERNS: tuple[tuple[re.Pattern[str], str, float], ...] = (
     # A whole bracketed watermark: 【来源：读书之家-dushuzhijia.com】, （本书由x.la整理）
-    (re.compile(r"[【\[（(〔]" + INSIDE + r"{0,20}?" + DOMAIN + INSIDE + r"{0,8}?[】\]）)〕]"), "watermark", 0.99),
+    # The bracket must close right after the address (or a word like 整理):
+    # a real note that happens to hold an address keeps its own text.
+    (
+        re.compile(r"[【\[（(〔]" + INSIDE + r"{0,12}?" + DOMAIN + r"\s*" + AFTER + r"?\s*[】\]）)〕]"),
+        "watermark",
+        0.99,
+    ),
     # A bare site name or address glued to the text: -dushuzhijia.com, 更多…请访问x.cc
     (
         re.compile(

@@ -39,12 +39,7 @@ def restored_share(sentence: str, repaired: str) -> tuple[float, int]:
     return sum(b.size for b in blocks) / len(sentence), max(b.size for b in blocks)
 
 
-BUG_START_NOT_FOUND = (
-    "byte_shift searches the run start only START_SEARCH=3 characters before the first cluster of "
-    "improbable characters, and a lone improbable character is no cluster: a shifted run whose first "
-    "characters happen to read as common ones (煜陆灾乐…) keeps them, unmarked, before the repair"
-)
-KNOWN_PROBLEMS = {"laozi": BUG_START_NOT_FOUND}
+KNOWN_PROBLEMS: dict[str, str] = {}
 
 # (sentence key, clean text before the run, clean text after the run)
 CASES = [

@@ -88,7 +88,6 @@ CASES = [
         utf8_as_cp1252,
         "。",
         id="utf8-as-cp1252-in-context",
-        marks=pytest.mark.xfail(strict=True, reason=BUG_FTFY_WIDENS_SPAN),
     ),
     pytest.param(
         "按：",
@@ -96,7 +95,6 @@ CASES = [
         utf8_as_cp1252_twice,
         "。",
         id="utf8-as-cp1252-twice-in-context",
-        marks=pytest.mark.xfail(strict=True, reason=BUG_FTFY_WIDENS_SPAN),
     ),
     pytest.param(
         "",
@@ -104,7 +102,6 @@ CASES = [
         utf8_as_cp1252,
         "",
         id="utf8-as-cp1252-with-nbsp-byte",
-        marks=pytest.mark.xfail(strict=True, reason=BUG_RUN_SPLIT_AT_NBSP),
     ),
     pytest.param(
         "",
@@ -112,7 +109,6 @@ CASES = [
         utf8_as_cp1252_twice,
         "",
         id="utf8-as-cp1252-twice-with-nbsp-byte",
-        marks=pytest.mark.xfail(strict=True, reason=BUG_RUN_SPLIT_AT_NBSP),
     ),
     pytest.param(
         "",
@@ -120,7 +116,6 @@ CASES = [
         utf8_as_latin1,
         "",
         id="utf8-as-latin1-with-nel-byte",
-        marks=pytest.mark.xfail(strict=True, reason=BUG_RUN_SPLIT_AT_NBSP),
     ),
 ]
 
@@ -185,10 +180,6 @@ LOSSY_SIGNATURES = [
         "烫烫烫烫",
         [("codec_confusion", "烫烫烫烫", 0)],
         id="stack-fill-whole-run",
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="LOSSY_RE is (?:烫烫烫)+: a run of 4 is cut to 3 and the 4th 烫 is left outside the span",
-        ),
     ),
 ]
 

@@ -35,7 +35,6 @@ CASES = [
         "⿰亻疑而不進",
         [("component", "⿰亻疑", 0)],
         id="ids-followed-by-text",
-        marks=pytest.mark.xfail(strict=True, reason=BUG_IDS_ARITY),
     ),
     pytest.param("⿱艹⿰氵去", [("component", "⿱艹⿰氵去", 0)], id="ids-nested"),
     pytest.param(
@@ -52,13 +51,11 @@ CASES = [
         "見〈學記〉。",
         [],
         id="chapter-title-marks",
-        marks=pytest.mark.xfail(strict=True, reason=BUG_TITLE_MARKS),
     ),
     pytest.param(
         "<豸干>也",
         [("component", "<豸干>", 0)],
         id="angle-brackets-at-line-start",
-        marks=pytest.mark.xfail(strict=True, reason=BUG_JUNK_EATS_BRACKET),
     ),
 ]
 

@@ -61,14 +61,12 @@ CASES = [
         [("escape", "%D1%A7", 2)],
         "子曰学而时习之",
         id="percent-gbk",
-        marks=pytest.mark.xfail(strict=True, reason=BUG_GBK_PERCENT),
     ),
     pytest.param(
         "&#xD800;",
         [],
         "&#xD800;",
         id="lone-surrogate-reference",
-        marks=pytest.mark.xfail(strict=True, reason=BUG_SURROGATE_ENTITY),
     ),
 ]
 

@@ -38,7 +38,6 @@ CASES = [
         "これは日本語です。",
         [],
         id="japanese-sentence",
-        marks=pytest.mark.xfail(strict=True, reason=BUG_JAPANESE),
     ),
 ]
 

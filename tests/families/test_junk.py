@@ -88,28 +88,24 @@ CASES = [
         [("junk", "-dushuzhijia.com", 5)],
         "學而時習之不亦說乎",
         id="site-glued-to-following-han",
-        marks=pytest.mark.xfail(strict=True, reason=BUG_GLUED_DOMAIN),
     ),
     pytest.param(
         "*注：見上。",
         [],
         "*注：見上。",
         id="leading-footnote-star-kept",
-        marks=pytest.mark.xfail(strict=True, reason=BUG_LEADING_SYMBOL),
     ),
     pytest.param(
         "> 子曰：學而時習之。",
         [],
         "> 子曰：學而時習之。",
         id="leading-quote-marker-kept",
-        marks=pytest.mark.xfail(strict=True, reason=BUG_LEADING_SYMBOL),
     ),
     pytest.param(
         "第12章 學而時習之",
         [],
         "第12章 學而時習之",
         id="counter-with-title-kept",
-        marks=pytest.mark.xfail(strict=True, reason=BUG_COUNTER_WITH_TITLE),
     ),
 ]
 
