@@ -58,7 +58,7 @@ def script_sets() -> tuple[frozenset[str], frozenset[str]]:
     return trad, simp
 
 
-def script_of(text: str) -> str:
+def script_of(text: str, min_evidence: int = 1) -> str:
     """'traditional', 'simplified' or 'neutral', by which script's own characters dominate.
 
     >>> script_of("學而時習之"), script_of("学而时习之"), script_of("之乎者也")
@@ -67,6 +67,8 @@ def script_of(text: str) -> str:
     trad, simp = script_sets()
     t = sum(c in trad for c in text)
     s = sum(c in simp for c in text)
+    if t + s < min_evidence:
+        return "neutral"
     if t > s and t >= 2 * s:
         return "traditional"
     if s > t and s >= 2 * t:

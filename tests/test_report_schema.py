@@ -221,7 +221,6 @@ WATERMARK_EATS_NEWLINES = (
 )
 
 
-@pytest.mark.xfail(strict=True, reason=WATERMARK_EATS_NEWLINES)
 def test_line_numbers_after_a_removed_line() -> None:
     """Output positions account for a whole junk line the repair removed."""
     text = "學而時習之。\n-abcshuwu.com\n有朋&#x81EA;遠方來。\n"
@@ -252,17 +251,14 @@ def test_fffd_report_keeps_raw_bytes(cleaned) -> None:
         pytest.param(
             "學而時習之。\n-abcshuwu.com有朋自遠方來。",
             id="dash-address-glued-to-text",
-            marks=pytest.mark.xfail(strict=True, reason=WATERMARK_EATS_NEWLINES),
         ),
         pytest.param(
             "學而時習之。\nabcshuwu.com 有朋自遠方來。",
             id="address-at-line-start",
-            marks=pytest.mark.xfail(strict=True, reason=WATERMARK_EATS_NEWLINES),
         ),
         pytest.param(
             "學而時習之。\n\nabcshuwu.com 有朋自遠方來。",
             id="address-after-blank-line",
-            marks=pytest.mark.xfail(strict=True, reason=WATERMARK_EATS_NEWLINES),
         ),
     ],
 )

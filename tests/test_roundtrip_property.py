@@ -135,7 +135,6 @@ IDEMPOTENCE_BUGS = (
 )
 
 
-@pytest.mark.xfail(strict=True, reason=IDEMPOTENCE_BUGS)
 @settings(max_examples=200, deadline=None)
 @given(texts)
 @example("子曰&#x5B78;而時習之")
@@ -184,43 +183,36 @@ SCRIPT_FROM_JUNK = (
             "人不慍，" + MOJIBAKE_UTF8_AS_GBK + "也",
             "人不慍，中文用户也",
             id="rare-2-before",
-            marks=pytest.mark.xfail(strict=True, reason=PREFILTER_SEES_NEIGHBOURS),
         ),
         pytest.param(
             "不慍，人不知" + MOJIBAKE_UTF8_AS_GBK + "也",
             "不慍，人不知中文用户也",
             id="rare-5-before",
-            marks=pytest.mark.xfail(strict=True, reason=PREFILTER_SEES_NEIGHBOURS),
         ),
         pytest.param(
             "子曰" + MOJIBAKE_UTF8_AS_GBK + "也不慍",
             "子曰中文用户也不慍",
             id="rare-2-after",
-            marks=pytest.mark.xfail(strict=True, reason=PREFILTER_SEES_NEIGHBOURS),
         ),
         pytest.param(
             RADICAL_BEFORE_LOSSY_MOJIBAKE,
             "人學〓時習之",
             id="radical-just-before-lossy",
-            marks=pytest.mark.xfail(strict=True, reason=PREFILTER_SEES_NEIGHBOURS),
         ),
         pytest.param(
             MOJIBAKE_UTF8_AS_GBK + "乎⼈",
             "中文用户乎人",
             id="radical-2-after",
-            marks=pytest.mark.xfail(strict=True, reason=PREFILTER_SEES_NEIGHBOURS),
         ),
         pytest.param(
             "子曰" + MOJIBAKE_UTF8_AS_GBK + "，人不慍",
             "子曰中文用户，人不慍",
             id="rare-3-after",
-            marks=pytest.mark.xfail(strict=True, reason=PREFILTER_SEES_NEIGHBOURS),
         ),
         pytest.param(
             "【来源：读书之家-dushuzhijia.com】\n" + DAMAGE[-2],
             "學〓時習之",
             id="traditional-after-simplified-watermark",
-            marks=pytest.mark.xfail(strict=True, reason=SCRIPT_FROM_JUNK),
         ),
     ],
 )
@@ -251,21 +243,11 @@ def test_mojibake_alone_is_repaired() -> None:
     assert repair_text("人不知" + MOJIBAKE_UTF8_AS_GBK + "也").text == "人不知中文用户也"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="junk removes a watermark but leaves the '-' before it alone on its line; the next run removes that "
-    "line as a 'stray symbol line' ('#-abcshuwu.com' -> '#' -> '' likewise)",
-)
 @pytest.mark.parametrize("text", [JUNK_CASCADE, "#-abcshuwu.com"])
 def test_junk_removal_reaches_a_fixed_point(text: str) -> None:
     once = repair_text(text).text
     assert repair_text(once).applied == (), once
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the bare-address junk pattern starts with \\s*, so the second watermark's match begins with the "
-    "newline that the first (widened to its whole line) already took; the overlap check then drops it",
-)
 def test_every_watermark_line_is_removed() -> None:
     assert repair_text(WATERMARK_LINES).text == "學而"

@@ -16,6 +16,8 @@ from repair.types import Candidate, Slot, Span
 
 HAN_CLASS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U000323af"
 HAN_RE = re.compile(f"[{HAN_CLASS}]")
+# Characters of one script only that it takes to call a document's script.
+MIN_SCRIPT_EVIDENCE = 10
 FULLWIDTH_STOPS_RE = re.compile("[，。；：！？、]")
 ASCII_STOPS_RE = re.compile(f"[{HAN_CLASS}][,.;:!](?=[{HAN_CLASS}\\s]|$)")
 
@@ -57,7 +59,7 @@ class Document:
             parts.append(self.text[pos : st.start])
             pos = max(pos, st.end)
         parts.append(self.text[pos:])
-        return script_of("".join(parts))
+        return script_of("".join(parts), min_evidence=MIN_SCRIPT_EVIDENCE)
 
     @cached_property
     def han_count(self) -> int:

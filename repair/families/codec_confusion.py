@@ -140,12 +140,26 @@ ATTEMPTS: tuple[tuple[str, Callable[[str], tuple[str, int] | None]], ...] = (
 )
 
 
+def _encodable_segments(text: str, codec: str) -> list[bytes]:
+    segments, current = [], bytearray()
+    for ch in text:
+        try:
+            current += ch.encode(codec)
+        except UnicodeEncodeError:
+            if current:
+                segments.append(bytes(current))
+            current = bytearray()
+    if current:
+        segments.append(bytes(current))
+    return segments
+
+
 def promising(core: str) -> tuple[int, ...]:
     """Which confusions could explain the improbable core of a stretch at all.
 
     A cheap look before the search over trims: read the core leniently; a
-    confusion whose reading is mostly undecodable or still improbable is not
-    tried.  Clean text with a few rare characters stops here.
+    confusion whose reading holds no stretch of likely text is not tried.
+    Clean text with a few rare characters stops here.
     """
     keep = []
     for i, (label, _fn) in enumerate(ATTEMPTS):
@@ -154,15 +168,14 @@ def promising(core: str) -> tuple[int, ...]:
                 keep.append(i)
             continue
         c = CONFUSIONS_BY_LABEL[label]
-        try:
-            raw = core.replace("\ufffd", "").encode(c.wrong)
-        except UnicodeEncodeError:
-            continue
-        out = raw.decode(c.true, errors="replace")
-        bad = out.count("\ufffd")
-        good = out.replace("\ufffd", "")
-        if good and bad <= 0.3 * len(out) and mean_logp(good) >= MIN_CANDIDATE_MEAN - 0.5:
-            keep.append(i)
+        # The core may hold genuine characters next to the mojibake, which
+        # the wrong codec cannot encode or which read as debris: one stretch
+        # of likely text in the reading of any encodable segment is enough.
+        for segment in _encodable_segments(core, c.wrong):
+            pieces = segment.decode(c.true, errors="replace").split("\ufffd")
+            if any(len(p) >= 3 and not p.isascii() and mean_logp(p) >= MIN_CANDIDATE_MEAN for p in pieces):
+                keep.append(i)
+                break
     return tuple(keep)
 
 

@@ -33,14 +33,24 @@ JUNK_PATTERNS: tuple[tuple[re.Pattern[str], str, float], ...] = (
     # The bracket must close right after the address (or a word like 整理):
     # a real note that happens to hold an address keeps its own text.
     (
-        re.compile(r"[【\[（(〔]" + INSIDE + r"{0,12}?" + DOMAIN + r"\s*" + AFTER + r"?\s*[】\]）)〕]"),
+        re.compile(
+            r"[【\[（(〔]" + INSIDE + r"{0,12}?" + DOMAIN + r"[ \t\u3000]*" + AFTER + r"?[ \t\u3000]*[】\]）)〕]"
+        ),
         "watermark",
         0.99,
     ),
     # A bare site name or address glued to the text: -dushuzhijia.com, 更多…请访问x.cc
     (
         re.compile(
-            r"(?:" + LABEL + r"\s*)?(?:[-—_~]*\s*" + SITE + r")?\s*[-—_~]*\s*" + DOMAIN + r"(?:\s*" + AFTER + r")?"
+            r"(?:"
+            + LABEL
+            + r"[ \t\u3000]*)?(?:[-—_~]*[ \t\u3000]*"
+            + SITE
+            + r")?[ \t\u3000]*[-—_~]*[ \t\u3000]*"
+            + DOMAIN
+            + r"(?:[ \t\u3000]*"
+            + AFTER
+            + r")?"
         ),
         "watermark",
         0.99,
@@ -81,11 +91,15 @@ class Junk:
         )
 
 
+LEFTOVER = " \t\u3000>＞<#*=~|_-—"
+
+
 def _whole_line(text: str, start: int, end: int) -> tuple[int, int]:
-    """Widen a match to its line (and newline) when nothing else is on it."""
+    """Widen a match to its line (and newline) when nothing but stray symbols is
+    left on it, so that removing junk leaves no junk behind (``-【…】``)."""
     line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", end)
     line_end = len(text) if line_end < 0 else line_end
-    if text[line_start:start].strip() or text[end:line_end].strip():
+    if text[line_start:start].strip(LEFTOVER) or text[end:line_end].strip(LEFTOVER):
         return start, end
     return line_start, min(line_end + 1, len(text))

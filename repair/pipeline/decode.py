@@ -138,7 +138,7 @@ def guess_encoding(data: bytes) -> str:
     # that are not ASCII still read as UTF-8 (GB18030 would read them all,
     # as mojibake, so this must be decided before statistics).
     wide_lines = [line for line in sample.splitlines() if not line.isascii()]
-    if wide_lines and sum(_is_utf8(line) for line in wide_lines) * 2 > len(wide_lines):
+    if wide_lines and sum(_is_utf8(line) for line in wide_lines) * 2 >= len(wide_lines):
         return "utf-8"
     guess = (chardet.detect(sample).get("encoding") or "").lower()
     candidates = list(CANDIDATE_CODECS)
