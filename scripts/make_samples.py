@@ -32,7 +32,7 @@ def samples() -> dict[str, bytes]:
         # Scraper leftovers: escapes, a watermark, a chapter counter.
         "scraped.txt": (
             "第3章\n子曰&#x5B78;而時習之，不亦說乎\\u003F有朋自遠方來【來源：某某書屋-moumoushuwu.com】，不亦%E6%A8%82乎。\n"
-        ).encode("utf-8"),
+        ).encode(),
         # Kangxi radicals from a PDF extraction.
         "pdf_radicals.txt": "⼦曰：「學⽽時習之，不亦說乎？」⼈不知⽽不慍。\n".encode(),
     }
