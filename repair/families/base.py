@@ -39,6 +39,9 @@ class Document:
     settings: Settings = field(default_factory=Settings)
     # Raw bytes behind U+FFFD characters produced while decoding, by offset.
     undecodable: dict[int, bytes] = field(default_factory=dict)
+    # Stretches already claimed by families of higher priority (set by the
+    # detect stage): a family that searches widely keeps out of them.
+    claimed: list[tuple[int, int]] = field(default_factory=list)
 
     @cached_property
     def stretches(self) -> list:

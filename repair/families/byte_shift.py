@@ -144,6 +144,8 @@ class ByteShift:
         for st in doc.stretches:
             if spans and st.start < spans[-1].end:
                 continue
+            if any(a < st.end and st.start < b for a, b in doc.claimed):
+                continue  # already explained by a family of higher priority
             # The run ends at its last improbable character (U+FFFD included).
             end = st.end
             window = max(st.run_start, st.start - START_SEARCH, 0)

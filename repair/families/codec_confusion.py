@@ -21,8 +21,8 @@ import ftfy
 
 from repair.codecs import CONFUSIONS, LOSSY_SIGNATURES, Confusion
 from repair.families.base import Document, Proposal
-from repair.plausibility import mean_logp
-from repair.redecode import HOLE_LOGP, MIN_CANDIDATE_MEAN, acceptable, gain
+from repair.plausibility import char_logp, mean_logp
+from repair.redecode import HOLE_LOGP, MIN_CANDIDATE_MEAN, SUSPICIOUS, acceptable, gain
 from repair.types import Candidate, Slot, Span
 
 MAX_DEPTH = 3
@@ -207,6 +207,20 @@ def best_reading(
     return out, holes, labels
 
 
+def _minus(start: int, end: int, blocked: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The parts of [start, end) outside the blocked intervals."""
+    pieces, pos = [], start
+    for a, b in sorted(blocked):
+        if b <= pos or a >= end:
+            continue
+        if a > pos:
+            pieces.append((pos, a))
+        pos = max(pos, b)
+    if pos < end:
+        pieces.append((pos, end))
+    return pieces
+
+
 def _trim_unchanged(text: str, start: int, end: int, out: str) -> tuple[int, int, str]:
     """Narrow a re-reading to what it changes: ASCII and clean neighbours
     that decode to themselves stay outside the edit."""
@@ -228,20 +242,30 @@ class CodecConfusion:
             for m in pattern.finditer(text):
                 if not any(s.start < m.end() and m.start() < s.end for s in spans):
                     spans.append(Span(m.start(), m.end(), self.kind, m.group(0), {"lossy": note}))
-        taken_until = -1
+        lossy = [(s.start, s.end) for s in spans] + list(doc.claimed)
         for st in doc.stretches:
-            if st.start < taken_until:
-                continue
-            found = self._search(text, st.run_start, st.run_end, st.start, st.end, doc.script)
-            if found is not None:
-                start, end, out, holes, labels = found
-                start, end, out = _trim_unchanged(text, start, end, out)
-                if any(s.start < end and start < s.end for s in spans):
+            # A stretch may hold several confusions side by side: after each
+            # reading, the parts of the stretch left and right of it are
+            # searched again, until nothing more reads.
+            todo = _minus(st.run_start, st.run_end, lossy)
+            while todo:
+                piece_start, piece_end = todo.pop()
+                start, end = max(st.start, piece_start), min(st.end, piece_end)
+                if end - start < 3:
                     continue
-                spans.append(
-                    Span(start, end, self.kind, text[start:end], {"reading": out, "holes": holes, "codecs": labels})
-                )
-                taken_until = end
+                found = self._search(text, piece_start, piece_end, start, end, doc.script)
+                if found is None:
+                    continue
+                s0, e0, out, holes, labels = found
+                s0, e0, out = _trim_unchanged(text, s0, e0, out)
+                if (
+                    e0 <= s0
+                    or any(a < e0 and s0 < b for a, b in lossy)
+                    or any(s.start < e0 and s0 < s.end for s in spans)
+                ):
+                    continue
+                spans.append(Span(s0, e0, self.kind, text[s0:e0], {"reading": out, "holes": holes, "codecs": labels}))
+                todo += [(piece_start, s0), (e0, piece_end)]
         return sorted(spans, key=lambda s: s.start)
 
     @staticmethod
@@ -250,6 +274,13 @@ class CodecConfusion:
         (a genuine rare character may sit next to the mojibake)."""
         starts = [run_start, *range(max(run_start + 1, start - MAX_TRIM), min(start + MAX_TRIM, end))]
         ends = [run_end, *range(max(end - MAX_TRIM, start + 1), min(run_end, end + MAX_TRIM))]
+        # Inside a long core, also where improbable stretches begin and end.
+        odd = [char_logp(c) <= SUSPICIOUS for c in text[start:end]]
+        for i in range(1, len(odd)):
+            if odd[i] and not odd[i - 1]:
+                starts += range(max(start + 1, start + i - 3), start + i + 1)
+            if odd[i - 1] and not odd[i]:
+                ends += range(start + i, min(end, start + i + 3) + 1)
         only = promising(text[start:end])
         if not only:
             return None

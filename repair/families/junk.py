@@ -15,7 +15,7 @@ from repair.families.base import Document, Proposal
 from repair.types import Candidate, Span
 
 DOMAIN = (
-    r"(?:https?://)?(?:www\.)?[A-Za-z0-9][A-Za-z0-9-]*(?:\.[A-Za-z0-9-]+)*"
+    r"(?<![%A-Za-z0-9])(?:https?://)?(?:www\.)?[A-Za-z0-9][A-Za-z0-9-]*(?:\.[A-Za-z0-9-]+)*"
     r"\.(?:com|net|org|cn|cc|tw|hk|info|top|xyz|me|io|co|la|vip|tv)(?![A-Za-z0-9-])(?:/[^\s】\])）]*)?"
 )
 # Phrases a site puts before its address, and the shapes of site names.

@@ -14,7 +14,8 @@ from repair.types import Span
 
 
 def detect(doc: Document) -> list[tuple[Family, Span]]:
-    claimed: list[tuple[int, int]] = []
+    claimed = doc.claimed
+    claimed.clear()
     found: list[tuple[Family, Span]] = []
     for family in families(doc.settings.families):
         for span in family.detect(doc):
