@@ -8,7 +8,7 @@ pieces and damaged pieces, so the ground truth (what each damaged piece was,
 and where it sits in the damaged document) is exact by construction rather
 than recovered afterwards by diffing.
 
-The clean text is the held-out split of the corpus (``scripts/corpus_split.py``),
+The clean text is the held-out split of the corpus (``repair/lm/split.py``),
 which the toolkit's character table never saw.  Nothing here stores corpus
 text: documents are generated in memory each time the benchmark runs.
 
@@ -33,7 +33,7 @@ import ftfy.bad_codecs  # noqa: F401  (registers sloppy-windows-1252)
 import opencc
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
-from corpus_split import corpus_files, paragraphs
+from repair.lm.split import corpus_files, paragraphs
 
 __all__ = ["FAMILIES", "CorruptedDocument", "Damage", "corpus_files", "generate_documents", "held_out_paragraphs"]
 

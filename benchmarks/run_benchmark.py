@@ -552,7 +552,7 @@ def main(argv: Sequence[str] | None = None) -> dict:
             "docs": args.docs,
             "seed": args.seed,
             "clean_chars": args.clean_chars,
-            "corpus_split": "held-out 5% (scripts/corpus_split.py)",
+            "corpus_split": "held-out 5% (repair/lm/split.py)",
             "repair_version": repair.__version__,
             "repair_source": source_state(),
         },

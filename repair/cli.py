@@ -236,5 +236,62 @@ def detect(paths, recursive, report_dir, as_json) -> None:
     sys.exit(1 if failed else 0)
 
 
+@main.command("train-lm")
+@click.argument("corpus", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option(
+    "-o",
+    "--output",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Model file (.arpa or binary).",
+)
+@click.option("--order", type=click.IntRange(2, 6), default=4, show_default=True)
+@click.option(
+    "--prune",
+    default="0,0,1,1",
+    show_default=True,
+    help="Count thresholds per order: n-grams seen at most this often are dropped (0 keeps all).",
+)
+@click.option(
+    "--script",
+    type=click.Choice(["traditional", "simplified", "as-is"]),
+    default="as-is",
+    show_default=True,
+    help="Convert the text to this script with OpenCC first (the shipped model: as-is, traditional corpus).",
+)
+@click.option("--skip-held-out", is_flag=True, help="Leave out the held-out 5% split used for evaluation.")
+@click.option("-r", "--recursive", is_flag=True, help="Read the .txt files of directories.")
+def train_lm(corpus, output, order, prune, script, skip_held_out, recursive) -> None:
+    """Build a character n-gram model from plain-text CORPUS files (needs KenLM's lmplz)."""
+    from repair.lm.train import train
+
+    try:
+        thresholds = tuple(int(x) for x in prune.replace(" ", ",").split(",") if x)
+    except ValueError:
+        raise click.BadParameter("--prune takes numbers like 0,0,1,2,2") from None
+    files: list[Path] = []
+    for p in corpus:
+        if p.is_dir():
+            if not recursive:
+                _fail(f"{p}: is a directory (use -r)")
+                sys.exit(1)
+            files += sorted(x for x in p.rglob("*.txt") if x.is_file())
+        elif p.is_file():
+            files.append(p)
+        else:
+            _fail(f"{p}: no such file or directory")
+            sys.exit(1)
+    try:
+        report = train(files, output, order=order, prune=thresholds, script=script, skip_held_out=skip_held_out)
+    except RepairError as err:
+        _fail(str(err))
+        sys.exit(1)
+    click.echo(
+        f"{report.output}: order {report.order}, prune {','.join(map(str, report.prune))}, "
+        f"{report.tokens} tokens in {report.lines} lines, {report.bytes / 2**20:.1f} MB",
+        err=True,
+    )
+
+
 if __name__ == "__main__":
     main()

@@ -3,7 +3,7 @@
 The table is the plausibility prior that the exact (model-free) repairs use to
 tell text from mojibake: a re-decoding is accepted only when it turns rare
 characters into common ones.  It counts the training part of the corpus (see
-corpus_split.py) in its own traditional script and in its OpenCC simplified
+repair/lm/split.py) in its own traditional script and in its OpenCC simplified
 conversion, so that simplified documents score as well as traditional ones.
 
     python scripts/build_char_table.py ../shared/corpus -o repair/data/charfreq.tsv
@@ -19,7 +19,7 @@ from pathlib import Path
 import opencc
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from corpus_split import paragraphs
+from repair.lm.split import paragraphs
 
 MIN_COUNT = 2
 

@@ -1,64 +1,40 @@
-"""Write the language model's training text: one line per stretch, characters space-joined.
+"""Write the language model's training (or held-out) text, as ``repair train-lm`` does.
 
-Tokens are Han characters only (the Han projection): punctuation, white space,
-Latin letters and digits are dropped, so a character's context runs across
-punctuation the way it runs in the mostly unpunctuated corpus.  〓 and □ mark
-characters missing from the source edition: the text is cut there, so no
-n-gram spans an unknown character.  Long paragraphs are cut into lines of at
-most MAX_LINE characters.  Only the training part of the split is written
-(see corpus_split.py); ``--held-out`` writes the evaluation part instead.
+Useful to run KenLM's tools by hand on exactly the text the shipped model saw:
 
-    python scripts/prepare_lm_corpus.py ../shared/corpus -o train.txt [--script traditional|simplified]
+    python scripts/prepare_lm_corpus.py ../shared/corpus -o train.txt [--held-out] [--script simplified]
 """
 
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from corpus_split import paragraphs
-
-HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U000323af"
-CUT_RE = re.compile("[〓□■囗]")
-NON_HAN_RE = re.compile(f"[^{HAN}]")
-MAX_LINE = 200
-
-
-def han_lines(text: str) -> list[str]:
-    out = []
-    for piece in CUT_RE.split(text):
-        han = NON_HAN_RE.sub("", piece)
-        for i in range(0, len(han), MAX_LINE):
-            chunk = han[i : i + MAX_LINE]
-            if len(chunk) >= 2:
-                out.append(chunk)
-    return out
+from repair.lm.split import corpus_files, is_held_out
+from repair.lm.tokens import to_simplified, training_lines
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("corpus", type=Path)
     ap.add_argument("-o", "--output", type=Path, required=True)
-    ap.add_argument("--script", choices=("traditional", "simplified"), default="traditional")
-    ap.add_argument("--held-out", action="store_true")
+    ap.add_argument("--script", choices=("as-is", "simplified"), default="as-is")
+    ap.add_argument("--held-out", action="store_true", help="write the held-out 5%% instead of the training part")
     args = ap.parse_args()
-    convert = None
-    if args.script == "simplified":
-        import opencc
-
-        convert = opencc.OpenCC("t2s").convert
-    n = 0
+    tokens = 0
     with args.output.open("w", encoding="utf-8") as out:
-        for _name, _no, text in paragraphs(args.corpus, held_out=args.held_out):
-            if convert:
-                text = convert(text)
-            for line in han_lines(text):
-                out.write(" ".join(line) + "\n")
-                n += len(line)
-    print(f"{n} characters", file=sys.stderr)
+        for path in corpus_files(args.corpus):
+            with path.open(encoding="utf-8") as fh:
+                for no, paragraph in enumerate(fh):
+                    if is_held_out(path.name, no) != args.held_out:
+                        continue
+                    if args.script == "simplified":
+                        paragraph = to_simplified(paragraph)
+                    for line in training_lines(paragraph):
+                        out.write(line + "\n")
+                        tokens += (len(line) + 1) // 2
+    print(f"{tokens} tokens", file=sys.stderr)
 
 
 if __name__ == "__main__":

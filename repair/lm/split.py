@@ -1,8 +1,8 @@
 """The one definition of the held-out split of the training corpus.
 
-Every script that trains anything on the corpus (character tables, language
-models) and every benchmark that evaluates on it imports this module, so that
-training never sees a paragraph the evaluation uses.  A paragraph (one line of
+Every script and command that trains anything on the corpus (character
+tables, language models) and every benchmark that evaluates on it uses this
+module, so that training never sees a paragraph the evaluation uses.  A paragraph (one line of
 a corpus file) is held out when a stable hash of its file name and line number
 falls in the last 5% of the hash range; the split is thus reproducible, spread
 over every text and independent of the order files are read in.

@@ -1,0 +1,58 @@
+"""A cache model: character n-gram counts of the document and batch at hand.
+
+Classical commentaries quote their base text word for word, and the same
+classic appears in many files, so what the document itself says is the
+strongest witness for a gap in it.  The cache counts n-grams (up to order 4)
+of the clean Han text of the current document (and batch, and any reference
+texts) and gives an interpolated estimate P_cache(char | history), which the
+scorer mixes with the static model: P = (1-w)·P_model + w·P_cache.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable
+
+from repair.lm.tokens import han_projection
+
+ORDER = 4
+
+
+class CacheModel:
+    def __init__(self, texts: Iterable[str] = ()) -> None:
+        self.counts: Counter[str] = Counter()
+        self.contexts: Counter[str] = Counter()
+        self.total = 0
+        for text in texts:
+            self.add(text)
+
+    def add(self, text: str) -> None:
+        for piece in han_projection(text):
+            self.total += len(piece)
+            for n in range(1, ORDER + 1):
+                for i in range(len(piece) - n + 1):
+                    gram = piece[i : i + n]
+                    self.counts[gram] += 1
+                    if n > 1:
+                        self.contexts[gram[:-1]] += 1
+
+    def prob(self, history: str, ch: str) -> float:
+        """Interpolated estimate, longest history first (Witten-Bell style weights)."""
+        if not self.total:
+            return 0.0
+        p = self.counts[ch] / self.total
+        for n in range(1, ORDER):
+            h = history[-n:] if len(history) >= n else None
+            if h is None:
+                break
+            c_h = self.contexts[h]
+            if not c_h:
+                break
+            lam = c_h / (c_h + 1.0)
+            p = lam * self.counts[h + ch] / c_h + (1 - lam) * p
+        return p
+
+    def mix(self, model_logp: float, history: str, ch: str, weight: float) -> float:
+        p = (1.0 - weight) * 10.0**model_logp + weight * self.prob(history, ch)
+        return math.log10(p) if p > 0 else model_logp

@@ -1,0 +1,114 @@
+"""Scoring candidates in context with a KenLM character model.
+
+A slot is scored with its left and right context: the forward model's
+log-probability of the window ``left + candidate + right`` (only the terms
+that depend on the candidate are computed: the candidate itself and the right
+context, which the candidate conditions).  The left context's state is built
+once per slot and reused for every candidate (KenLM's State/BaseScore API),
+which is what makes scoring a whole vocabulary affordable.
+
+A ``CharLM`` pickles as its path, so workers reload it by mmap.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from repair.lm.cache import CacheModel
+
+MODELS_DIR = Path(__file__).resolve().parent.parent.parent / "models"
+DEFAULT_MODEL_NAME = "classical-trad.binary"
+ENV_MODEL = "REPAIR_MODEL"
+
+
+def default_model_path() -> Path:
+    """The shipped model, or the one named by $REPAIR_MODEL."""
+    env = os.environ.get(ENV_MODEL)
+    if env:
+        return Path(env)
+    for candidate in (MODELS_DIR / DEFAULT_MODEL_NAME, Path(__file__).resolve().parent / "data" / DEFAULT_MODEL_NAME):
+        if candidate.exists():
+            return candidate
+    return MODELS_DIR / DEFAULT_MODEL_NAME
+
+
+class CharLM:
+    """A character n-gram model (KenLM binary or ARPA) over Han tokens."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        import kenlm
+
+        self.path = Path(path)
+        if not self.path.exists():
+            raise FileNotFoundError(f"language model not found: {self.path}")
+        self._kenlm = kenlm
+        self.model = kenlm.Model(str(self.path))
+        self.order = self.model.order
+
+    def __reduce__(self):
+        return (CharLM, (str(self.path),))
+
+    def __contains__(self, token: str) -> bool:
+        return token in self.model
+
+    def sentence_logp(self, chars: str, *, bos: bool = False, eos: bool = False) -> float:
+        """Log10 probability of a Han string (tokens are its characters)."""
+        return self.model.score(" ".join(chars), bos=bos, eos=eos)
+
+    def perplexity_parts(self, chars: str) -> tuple[float, int]:
+        """(total log10 probability, tokens) of a line, with sentence boundaries."""
+        return self.model.score(" ".join(chars), bos=True, eos=True), len(chars) + 1
+
+    def _state_after(self, left: str):
+        k = self._kenlm
+        state = k.State()
+        self.model.NullContextWrite(state)
+        out = k.State()
+        for ch in left[-(self.order - 1) :] if self.order > 1 else "":
+            self.model.BaseScore(state, ch, out)
+            state, out = out, state
+        return state
+
+    def score_candidates(
+        self, left: str, candidates: Sequence[str], right: str, *, cache: CacheModel | None = None, weight: float = 0.0
+    ) -> list[float]:
+        """Log10 score of each candidate (one or more characters) in its context.
+
+        ``left`` and ``right`` are Han strings (their projection); only the
+        last order-1 characters of ``left`` and the first order-1 of ``right``
+        matter.  With a cache, each term is the interpolation
+        (1-weight)·P_model + weight·P_cache.
+        """
+        k = self._kenlm
+        model = self.model
+        right = right[: self.order - 1]
+        start = self._state_after(left)
+        history0 = left[-(self.order - 1) :] if self.order > 1 else ""
+        scores = []
+        use_cache = cache is not None and weight > 0.0
+        for cand in candidates:
+            total = 0.0
+            state = start
+            history = history0
+            for ch in cand + right:
+                out = k.State()
+                lp = model.BaseScore(state, ch, out)
+                if use_cache:
+                    lp = cache.mix(lp, history, ch, weight)
+                    history = (history + ch)[-(self.order - 1) :]
+                total += lp
+                state = out
+            scores.append(total)
+        return scores
+
+
+_DEFAULT: CharLM | None = None
+
+
+def load_default() -> CharLM:
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = CharLM(default_model_path())
+    return _DEFAULT

@@ -1,0 +1,58 @@
+"""What the model sees: one token per Han character, nothing else.
+
+The corpus is mostly unpunctuated classical text while the inputs are often
+punctuated, so the model is trained and queried on the Han projection of the
+text: punctuation, white space, Latin letters and digits are dropped, so that
+a character's context runs across a comma the same way in both.  Placeholders
+(〓 □ ■ 囗) and other unknowns cut the context: no n-gram spans a character
+nobody can read.  Simplified text is mapped to traditional with OpenCC before
+scoring, since the default model is trained on the traditional corpus.
+
+>>> han_projection("子曰：「學而時習之」〓乎")
+['子曰學而時習之', '乎']
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U000323af"
+CUT_RE = re.compile("[〓□■囗\ufffd?？\ue000-\uf8ff]")
+NON_HAN_RE = re.compile(f"[^{HAN}]")
+MAX_LINE = 200
+
+
+def han_projection(text: str) -> list[str]:
+    """The Han-only pieces of ``text``, cut where a character is unreadable."""
+    pieces = (NON_HAN_RE.sub("", p) for p in CUT_RE.split(text))
+    return [p for p in pieces if p]
+
+
+def training_lines(text: str) -> list[str]:
+    """Space-joined token lines for the estimator, at most MAX_LINE tokens each."""
+    out = []
+    for piece in han_projection(text):
+        for i in range(0, len(piece), MAX_LINE):
+            chunk = piece[i : i + MAX_LINE]
+            if len(chunk) >= 2:
+                out.append(" ".join(chunk))
+    return out
+
+
+@lru_cache(maxsize=2)
+def _converter(config: str):
+    import opencc
+
+    return opencc.OpenCC(config)
+
+
+def to_traditional(text: str) -> str:
+    """Map simplified characters to traditional (one-to-one in length)."""
+    out = _converter("s2t").convert(text)
+    return out if len(out) == len(text) else text
+
+
+def to_simplified(text: str) -> str:
+    out = _converter("t2s").convert(text)
+    return out if len(out) == len(text) else text

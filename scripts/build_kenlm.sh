@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Build KenLM's estimator (lmplz) and build_binary from the pinned PyPI source
+# into ./.kenlm/bin.  Needed only to train models (repair train-lm), not to
+# repair.  Uses Debian's boost and compression packages.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+VERSION=0.3.0
+DEST=.kenlm
+if [ -x "$DEST/bin/lmplz" ] && [ -x "$DEST/bin/build_binary" ]; then
+  echo "KenLM tools already in $DEST/bin"; exit 0
+fi
+if ! dpkg -s libboost-program-options-dev >/dev/null 2>&1; then
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq cmake g++ libboost-program-options-dev libboost-system-dev \
+    libboost-thread-dev libboost-test-dev zlib1g-dev libbz2-dev liblzma-dev >/dev/null
+fi
+mkdir -p "$DEST/src"
+python -m pip download --quiet --no-deps --no-binary :all: -d "$DEST/src" "kenlm==$VERSION"
+tar -xzf "$DEST/src/kenlm-$VERSION.tar.gz" -C "$DEST/src"
+cmake -S "$DEST/src/kenlm-$VERSION" -B "$DEST/build" -DCMAKE_BUILD_TYPE=Release -DKENLM_MAX_ORDER=6 >/dev/null
+cmake --build "$DEST/build" --target lmplz build_binary -j "$(nproc)" >/dev/null
+mkdir -p "$DEST/bin"
+cp "$DEST/build/bin/lmplz" "$DEST/build/bin/build_binary" "$DEST/bin/"
+echo "KenLM tools in $DEST/bin"
