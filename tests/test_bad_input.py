@@ -14,7 +14,6 @@ import hashlib
 import json
 import os
 import random
-import resource
 import struct
 import subprocess
 import sys

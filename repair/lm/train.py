@@ -121,7 +121,7 @@ def train(
             if quantize_bits:
                 cmd += ["-q", str(quantize_bits), "-b", str(quantize_bits)]
             cmd += ["trie", str(arpa), str(staged)]
-            run = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
+            run = subprocess.run(cmd, capture_output=True, check=False)
             if run.returncode != 0:
                 tail = run.stderr.decode(errors="replace").strip().splitlines()[-3:]
                 raise RepairError("build_binary failed: " + " / ".join(tail))

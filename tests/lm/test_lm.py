@@ -30,7 +30,7 @@ def test_slot_scoring_ranks_the_right_character_first(tiny_model):
     lm = CharLM(tiny_model)
     candidates = ["習", "乎", "國", "信", "仁"]
     scores = lm.score_candidates("學而時", candidates, "之不亦")
-    assert max(zip(scores, candidates))[1] == "習"
+    assert max(zip(scores, candidates, strict=True))[1] == "習"
 
 
 def test_slot_scores_equal_full_window_scores(tiny_model):
