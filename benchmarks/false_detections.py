@@ -35,12 +35,12 @@ from typing import Any
 
 import opencc
 from corrupt import FAMILIES, corpus_files
-from run_benchmark import GENUINE_PLACEHOLDERS, chunks, source_state, table
+from run_benchmark import GENUINE_LABEL, GENUINE_PLACEHOLDERS, chunks, per_million_summary, source_state, table
 
 import repair
 
 RESULTS = Path(__file__).resolve().parent / "results"
-GENUINE = "placeholder (genuine 〓/□)"
+GENUINE = GENUINE_LABEL
 CONTEXT = 15
 
 
@@ -129,24 +129,11 @@ def scan(texts: Sequence[str], jobs: int, label: str, examples: int, seed: int) 
                     flush=True,
                 )
                 next_report = done + 500_000
-    per_million = 1e6 / max(1, total)
-    families = {}
-    for kind in [*FAMILIES, GENUINE]:
-        c = counts.get(kind, Counter())
-        families[kind] = {
-            "detections": c["detections"],
-            "applied": c["applied"],
-            "detections_per_million": c["detections"] * per_million,
-            "applied_per_million": c["applied"] * per_million,
-        }
-    false = [v for k, v in families.items() if k != GENUINE]
+    summary = per_million_summary(counts, total)
     return {
-        "chars": total,
         "paragraphs": len(texts),
         "seconds": round(time.perf_counter() - t0, 1),
-        "families": families,
-        "total_detections_per_million": sum(v["detections"] for v in false) * per_million,
-        "total_applied_per_million": sum(v["applied"] for v in false) * per_million,
+        **summary,
         "examples": {k: v for k, v in samples.items()},
         "most_detected": {k: v.most_common(10) for k, v in common.items()},
     }

@@ -14,13 +14,12 @@ import hashlib
 import json
 import os
 import random
-import struct
 import subprocess
 import sys
-import zlib
 from pathlib import Path
 
 import pytest
+from binary_fixtures import tiny_png
 
 SUMMARY = "_repair_reports/summary.json"
 TEXT = "子曰：學而時習之，不亦說乎？\n有朋自遠方來，不亦樂乎？\n"
@@ -72,21 +71,6 @@ def assert_nothing_left(out: Path) -> None:
 
 
 # -- binary fixtures, written by the tests themselves -----------------------------------------
-
-
-def _png_chunk(kind: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
-
-
-def tiny_png(width: int, height: int, pixel: bytes, level: int) -> bytes:
-    """A real, valid RGB PNG (signature, IHDR, IDAT, IEND)."""
-    raw = b"".join(b"\x00" + pixel * width for _ in range(height))
-    return (
-        b"\x89PNG\r\n\x1a\n"
-        + _png_chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
-        + _png_chunk(b"IDAT", zlib.compress(raw, level))
-        + _png_chunk(b"IEND", b"")
-    )
 
 
 BINARY_FILES = [

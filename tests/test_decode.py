@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import codecs
 import gzip
-import struct
-import zlib
 
 import pytest
+from binary_fixtures import tiny_png
 
 from repair import BinaryInputError, RepairError, repair_bytes
 
@@ -228,20 +227,6 @@ def test_cut_utf8_character_at_the_end() -> None:
 
 
 # -- binary input --------------------------------------------------------------------------------
-
-
-def _png_chunk(kind: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
-
-
-def tiny_png(width: int, height: int, pixel: bytes, level: int) -> bytes:
-    raw = b"".join(b"\x00" + pixel * width for _ in range(height))
-    return (
-        b"\x89PNG\r\n\x1a\n"
-        + _png_chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
-        + _png_chunk(b"IDAT", zlib.compress(raw, level))
-        + _png_chunk(b"IEND", b"")
-    )
 
 
 @pytest.mark.parametrize(
