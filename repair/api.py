@@ -25,6 +25,9 @@ class Repairer:
     min_confidence: float = 0.9
     placeholder: str = "〓"
     families: tuple[str, ...] | None = None
+    # "default": the shipped model (if kenlm and the model are there); a path;
+    # a CharLM; or None for the exact, model-free repairs only.
+    model: object = "default"
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.min_confidence <= 1.0:
@@ -36,6 +39,7 @@ class Repairer:
 
             families(tuple(self.families))  # raises on unknown names
         self.settings = Settings(self.min_confidence, self.placeholder, tuple(self.families) if self.families else None)
+        self.lm = _load_model(self.model)
 
     def repair_text(self, text: str) -> Result:
         if not isinstance(text, str):
@@ -63,14 +67,43 @@ class Repairer:
 
     def _run(self, doc: Document) -> Result:
         edits = [decide(family, span, doc) for family, span in detect(doc)]
+        if self.lm is not None:
+            from repair.fill.ranker import fill
+
+            edits = fill(doc.text, edits, self.lm, min_confidence=self.min_confidence, script=doc.script)
         text, placed = apply_edits(doc.text, edits)
         return Result(text, placed, doc.text)
 
     def __getstate__(self) -> dict:
-        return {"min_confidence": self.min_confidence, "placeholder": self.placeholder, "families": self.families}
+        model = str(self.lm.path) if self.lm is not None else None
+        return {
+            "min_confidence": self.min_confidence,
+            "placeholder": self.placeholder,
+            "families": self.families,
+            "model": model,
+        }
 
     def __setstate__(self, state: dict) -> None:
         self.__init__(**state)  # type: ignore[misc]
+
+
+def _load_model(model: object):
+    """The language model to rank with, or None (then only exact repairs are made)."""
+    if model is None:
+        return None
+    try:
+        from repair.lm.model import CharLM, default_model_path
+    except ImportError:
+        return None
+    if isinstance(model, CharLM):
+        return model
+    if model == "default":
+        path = default_model_path()
+        try:
+            return CharLM(path) if path.exists() else None
+        except ImportError:
+            return None  # kenlm is not installed: exact repairs only
+    return CharLM(model)  # an explicit path must load
 
 
 _DEFAULT: Repairer | None = None
@@ -86,14 +119,17 @@ def _default() -> Repairer:
 def repair_text(text: str, *, model: object = None, **settings: object) -> Result:
     """Repair a string; returns the repaired text and every edit.
 
-    ``model`` is accepted for interface stability; the exact repairs of this
-    release need none.
+    ``model``: None for the default model, a path or a ``CharLM``.
     """
+    if model is not None:
+        settings["model"] = model
     repairer = Repairer(**settings) if settings else _default()  # type: ignore[arg-type]
     return repairer.repair_text(text)
 
 
 def repair_bytes(data: bytes, *, model: object = None, **settings: object) -> Result:
     """Decode bytes of unknown encoding, then repair; ``Result.encoding`` says what was found."""
+    if model is not None:
+        settings["model"] = model
     repairer = Repairer(**settings) if settings else _default()  # type: ignore[arg-type]
     return repairer.repair_bytes(data)
