@@ -1,0 +1,106 @@
+"""Calibrate the language-model fill: temperature, threshold, reliability table.
+
+Runs the repair on synthetic damage (a seed other than the benchmark's, so
+the benchmark stays a test), with nothing filled, and compares each fillable
+span's best candidate with the truth.  For every temperature the ranker
+records, it prints the reliability table (predicted confidence in bins vs
+observed accuracy) and the lowest threshold at which at most 1% of applied
+fills would be wrong, with the share of spans it would fill.
+
+    python benchmarks/calibrate_fill.py --corpus ../shared/corpus --docs 200 --seed 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from corrupt import generate_documents, held_out_paragraphs
+
+import repair
+from repair.fill.channel import FILLABLE
+
+BINS = (0.0, 0.5, 0.8, 0.9, 0.95, 0.99, 0.999, 1.01)
+
+
+def collect(corpus: Path, docs: int, seed: int) -> list[dict]:
+    repairer = repair.Repairer(min_confidence=1.0)
+    rows = []
+    for doc in generate_documents(held_out_paragraphs(corpus), docs, seed):
+        result = repairer.repair_text(doc.damaged)
+        by_span = {(e.start, e.end, e.kind): e for e in result.edits}
+        for d in doc.damages:
+            if d.family not in FILLABLE:
+                continue
+            e = by_span.get((d.offset, d.offset + len(d.damaged), d.family))
+            if e is None or "best_by_temperature" not in e.detail:
+                continue
+            rows.append(
+                {
+                    "kind": d.family,
+                    "truth": d.clean,
+                    "occurrences": e.detail["occurrences"],
+                    "best": {t: (c, p) for t, (c, p) in e.detail["best_by_temperature"].items()},
+                }
+            )
+    return rows
+
+
+def threshold_for(points: list[tuple[float, bool]], max_wrong: float = 0.01) -> tuple[float, float]:
+    """Lowest confidence threshold keeping wrong/applied <= max_wrong, and the share filled."""
+    points = sorted(points, reverse=True)
+    best_t, best_cov, wrong = 1.01, 0.0, 0
+    for i, (p, ok) in enumerate(points, 1):
+        wrong += not ok
+        if wrong <= max_wrong * i and (i == len(points) or points[i][0] < p):
+            best_t, best_cov = p, i / len(points)
+    return best_t, best_cov
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--corpus", type=Path, default=Path("../shared/corpus"))
+    ap.add_argument("--docs", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "calibration.json")
+    args = ap.parse_args()
+    rows = collect(args.corpus, args.docs, args.seed)
+    report = {"spans": len(rows), "temperatures": {}}
+    for t in rows[0]["best"] if rows else ():
+        points = [(r["best"][t][1], r["best"][t][0] == r["truth"]) for r in rows]
+        bins = defaultdict(lambda: [0, 0])
+        for p, ok in points:
+            lo = max(b for b in BINS if b <= p)
+            bins[lo][0] += 1
+            bins[lo][1] += ok
+        thr, cov = threshold_for(points)
+        ece = sum(
+            abs(sum(p for p, _ in points if lo <= p < hi) / max(1, n) - k / max(1, n)) * n
+            for lo, hi in itertools.pairwise(BINS)
+            for n, k in [bins.get(lo, [0, 0])]
+        ) / len(points)
+        report["temperatures"][t] = {
+            "threshold_1pct": thr,
+            "coverage_1pct": cov,
+            "ece": ece,
+            "top1": sum(ok for _, ok in points) / len(points),
+            "bins": {str(lo): {"n": n, "accuracy": k / n} for lo, (n, k) in sorted(bins.items()) if n},
+        }
+        print(
+            f"T={t}: top-1 {report['temperatures'][t]['top1']:.3f}, ECE {ece:.3f}, "
+            f"threshold for <=1% wrong {thr:.4f} filling {cov:.1%}"
+        )
+        for lo, (n, k) in sorted(bins.items()):
+            print(f"   p in [{lo}, …): {n:4d} spans, accuracy {k / n:.3f}")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(report, indent=1))
+
+
+if __name__ == "__main__":
+    main()
