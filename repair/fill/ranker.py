@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-
-import numpy as np
 from collections.abc import Sequence
 from dataclasses import replace
+
+import numpy as np
 
 from repair.fill.channel import FILLABLE, candidate_set, narrow_code_page
 from repair.lm.cache import CacheModel
