@@ -162,7 +162,9 @@ def main() -> None:
         t0 = time.perf_counter()
         model = CharLM(path)
         load = time.perf_counter() - t0
-        model_script = "simplified" if "simp" in path.name else "traditional"
+        # Which script the model was trained in, by its file name: a mixed
+        # model scores either script as it is.
+        model_script = "simplified" if "simp" in path.name else "mixed" if "mixed" in path.name else "traditional"
         model_vocab = sorted({to_simplified(c) for c in vocab}) if model_script == "simplified" else vocab
         row = {
             "model": path.name,
