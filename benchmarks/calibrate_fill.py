@@ -29,10 +29,13 @@ from repair.fill.channel import FILLABLE
 BINS = (0.0, 0.5, 0.8, 0.9, 0.95, 0.99, 0.999, 1.01)
 
 
-def collect(corpus: Path, docs: int, seed: int) -> list[dict]:
-    repairer = repair.Repairer(min_confidence=1.0)
+def collect(corpus: Path, docs: int, seed: int, references: bool = False) -> list[dict]:
+    """With ``references``, each document gets its clean text as a witness
+    (another copy of the same passage, as a batch or a --reference gives)."""
+    base = repair.Repairer(min_confidence=1.0)
     rows = []
     for doc in generate_documents(held_out_paragraphs(corpus), docs, seed):
+        repairer = repair.Repairer(min_confidence=1.0, model=base.lm, references=(doc.clean,)) if references else base
         result = repairer.repair_text(doc.damaged)
         by_span = {(e.start, e.end, e.kind): e for e in result.edits}
         for d in doc.damages:
@@ -46,6 +49,8 @@ def collect(corpus: Path, docs: int, seed: int) -> list[dict]:
                     "kind": d.family,
                     "truth": d.clean,
                     "occurrences": e.detail["occurrences"],
+                    "witness": bool(e.candidates) and e.candidates[0].source.startswith("witness"),
+                    "witness_right": bool(e.candidates) and e.candidates[0].text == d.clean,
                     "best": {t: (c, p) for t, (c, p) in e.detail["best_by_temperature"].items()},
                 }
             )
@@ -68,10 +73,15 @@ def main() -> None:
     ap.add_argument("--corpus", type=Path, default=Path("../shared/corpus"))
     ap.add_argument("--docs", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--references", action="store_true", help="give each document its clean text as a witness")
     ap.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "calibration.json")
     args = ap.parse_args()
-    rows = collect(args.corpus, args.docs, args.seed)
+    rows = collect(args.corpus, args.docs, args.seed, args.references)
     report = {"spans": len(rows), "temperatures": {}}
+    wit = [r for r in rows if r["witness"]]
+    right = sum(r["witness_right"] for r in wit)
+    report["witness"] = {"decided": len(wit), "right": right, "share": len(wit) / max(1, len(rows))}
+    print(f"witness-decided spans: {len(wit)} of {len(rows)}, right {right} ({right / max(1, len(wit)):.3f})")
     for t in rows[0]["best"] if rows else ():
         points = [(r["best"][t][1], r["best"][t][0] == r["truth"]) for r in rows]
         bins = defaultdict(lambda: [0, 0])

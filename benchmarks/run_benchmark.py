@@ -77,11 +77,17 @@ def _repairer() -> repair.Repairer:
     return _REPAIRER
 
 
-def repair_batch(texts: Sequence[str]) -> list[tuple[str, list[EditView]]]:
-    """Repair each text; runs in a worker process, so it returns plain records."""
+def repair_batch(texts: Sequence[str | tuple[str, str]]) -> list[tuple[str, list[EditView]]]:
+    """Repair each text (or (text, witness text) pair); runs in a worker
+    process, so it returns plain records."""
     out = []
-    for text in texts:
-        result = _repairer().repair_text(text)
+    for item in texts:
+        if isinstance(item, tuple):
+            text, reference = item
+            base = _repairer()
+            result = repair.Repairer(model=base.lm, references=(reference,)).repair_text(text)
+        else:
+            result = _repairer().repair_text(item)
         views = [
             EditView(
                 e.start,
@@ -106,7 +112,7 @@ def chunks(texts: Sequence[str], size: int) -> Iterator[list[str]]:
     n = 0
     for t in texts:
         batch.append(t)
-        n += len(t)
+        n += len(t[0]) if isinstance(t, tuple) else len(t)
         if n >= size:
             yield batch
             batch, n = [], 0
@@ -114,7 +120,9 @@ def chunks(texts: Sequence[str], size: int) -> Iterator[list[str]]:
         yield batch
 
 
-def repair_all(texts: Sequence[str], jobs: int, batch_chars: int = 20_000) -> list[tuple[str, list[EditView]]]:
+def repair_all(
+    texts: Sequence[str | tuple[str, str]], jobs: int, batch_chars: int = 20_000
+) -> list[tuple[str, list[EditView]]]:
     batches = list(chunks(texts, batch_chars))
     if jobs <= 1:
         return [r for b in batches for r in repair_batch(b)]
@@ -283,8 +291,11 @@ class Tally:
         }
 
 
-def damaged_benchmark(docs: Sequence[CorruptedDocument], jobs: int) -> dict:
-    results = repair_all([d.damaged for d in docs], jobs)
+def damaged_benchmark(docs: Sequence[CorruptedDocument], jobs: int, witness: bool = False) -> dict:
+    """With ``witness``, each document is repaired with its clean text as a
+    reference: another copy of the same passage, as a batch of the same
+    classic or a user's --reference provides."""
+    results = repair_all([(d.damaged, d.clean) if witness else d.damaged for d in docs], jobs)
     per_family: dict[str, Tally] = defaultdict(Tally)
     per_variant: dict[str, Tally] = defaultdict(Tally)
     false_edits: dict[str, Counter] = defaultdict(Counter)
@@ -527,6 +538,7 @@ def main(argv: Sequence[str] | None = None) -> dict:
     ap.add_argument("--seed", type=int, default=0, help="seed of the damage generator")
     ap.add_argument("--clean-chars", type=int, default=1_000_000, help="clean characters per script for false edits")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
+    ap.add_argument("--witness", action="store_true", help="give each document its clean text as a reference")
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT, help="JSON results file")
     ap.add_argument(
         "--markdown",
@@ -544,7 +556,7 @@ def main(argv: Sequence[str] | None = None) -> dict:
         ap.error(f"no corpus text under {args.corpus}")
     docs = generate_documents(paras, args.docs, args.seed)
     _log(f"generated {len(docs)} documents, {sum(len(d.damages) for d in docs)} damaged pieces", t0)
-    damaged = damaged_benchmark(docs, args.jobs)
+    damaged = damaged_benchmark(docs, args.jobs, args.witness)
     _log("repaired and scored the damaged documents", t0)
     trad = clean_texts(paras, args.clean_chars)
     t2s = opencc.OpenCC("t2s")

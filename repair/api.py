@@ -28,6 +28,9 @@ class Repairer:
     # "default": the shipped model (if kenlm and the model are there); a path;
     # a CharLM; or None for the exact, model-free repairs only.
     model: object = "default"
+    # Texts whose passages may witness what a gap held (other copies of the
+    # classic, its base text for a commentary): exact-context matches decide.
+    references: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.min_confidence <= 1.0:
@@ -40,6 +43,11 @@ class Repairer:
             families(tuple(self.families))  # raises on unknown names
         self.settings = Settings(self.min_confidence, self.placeholder, tuple(self.families) if self.families else None)
         self.lm = _load_model(self.model)
+        self._witnesses = None
+        if self.references:
+            from repair.fill.witness import WitnessIndex
+
+            self._witnesses = WitnessIndex(self.references)
 
     def repair_text(self, text: str) -> Result:
         if not isinstance(text, str):
@@ -70,7 +78,14 @@ class Repairer:
         if self.lm is not None:
             from repair.fill.ranker import fill
 
-            edits = fill(doc.text, edits, self.lm, min_confidence=self.min_confidence, script=doc.script)
+            edits = fill(
+                doc.text,
+                edits,
+                self.lm,
+                min_confidence=self.min_confidence,
+                script=doc.script,
+                witnesses=self._witnesses,
+            )
         text, placed = apply_edits(doc.text, edits)
         return Result(text, placed, doc.text)
 
@@ -81,6 +96,7 @@ class Repairer:
             "placeholder": self.placeholder,
             "families": self.families,
             "model": model,
+            "references": self.references,
         }
 
     def __setstate__(self, state: dict) -> None:

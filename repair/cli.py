@@ -53,6 +53,11 @@ def collect_inputs(paths: tuple[str, ...], recursive: bool) -> tuple[list[Job], 
     return jobs, errors
 
 
+def reference_text(data: bytes) -> str:
+    """A reference text, decoded and cleaned of exact damage (no model needed)."""
+    return Repairer(model=None).repair_bytes(data).text
+
+
 def _fail(message: str) -> None:
     click.echo(f"repair: error: {message}", err=True)
 
@@ -96,16 +101,27 @@ def main() -> None:
 @click.option(
     "--placeholder", default="〓", show_default=True, help="Character written for characters that cannot be restored."
 )
+@click.option(
+    "--reference",
+    "references",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="A text whose passages may witness lost characters (repeatable).",
+)
 @click.option("-q", "--quiet", is_flag=True, help="No per-file lines on stderr.")
-def clean(paths, out_dir, report_dir, recursive, min_confidence, placeholder, quiet) -> None:
+def clean(paths, out_dir, report_dir, recursive, min_confidence, placeholder, references, quiet) -> None:
     """Repair PATHS into OUT_DIR and write one report per file.
 
     Use "-" as the only path to read stdin and write the repaired text to stdout.
     """
     try:
-        repairer = Repairer(min_confidence=min_confidence, placeholder=placeholder)
+        texts = tuple(reference_text(read_input(p)) for p in references)
+        repairer = Repairer(min_confidence=min_confidence, placeholder=placeholder, references=texts)
     except ValueError as err:
         raise click.BadParameter(str(err)) from None
+    except RepairError as err:
+        _fail(f"reference: {err}")
+        sys.exit(1)
     if paths == ("-",):
         sys.exit(_clean_stream(repairer, report_dir))
     if "-" in paths:

@@ -13,16 +13,18 @@ and the report lists the ranked candidates.
 from __future__ import annotations
 
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import replace
 
 import numpy as np
 
 from repair.fill.channel import FILLABLE, candidate_set, narrow_code_page
+from repair.fill.witness import WitnessIndex
 from repair.lm.cache import CacheModel
 from repair.lm.model import CharLM
 from repair.lm.tokens import CUT_RE, NON_HAN_RE, to_simplified, to_traditional
+from repair.plausibility import script_of
 from repair.types import Candidate, Edit
 
 CONTEXT = 10
@@ -40,6 +42,12 @@ RELIABILITY: tuple[tuple[float, int, int], ...] = (
     (0.999, 4, 4),
 )
 CACHE_WEIGHT = 0.1
+# Observed accuracy of a unanimous exact-context witness (4 characters each
+# side) in calibration (benchmarks/calibrate_fill.py --references: each
+# synthetic document given its clean text as a witness): 377 right of 379,
+# shrunk as the reliability table is, (377+1)/(379+2).  A real witness may
+# differ in variant forms more than that copy does.
+WITNESS_CONFIDENCE = 0.992
 TOP = 5
 
 
@@ -91,15 +99,22 @@ def fill(
     min_confidence: float,
     script: str,
     cache_texts: Sequence[str] = (),
+    witnesses: WitnessIndex | None = None,
 ) -> list[Edit]:
     """The edits with fillable spans ranked, and applied where confident."""
     slots = [i for i, e in enumerate(edits) if e.kind in FILLABLE and not e.applied]
     if not slots:
         return list(edits)
-    simplified = script == "simplified"
     clean = _clean_text(text, edits)
+    # The script the fills are written in: the document's, judged on its clean
+    # text with any evidence at all (a short text still has a script).
+    simplified = (script if script != "neutral" else script_of(clean)) == "simplified"
     page = narrow_code_page(clean)
     cache = CacheModel([to_traditional(t) if simplified else t for t in (clean, *cache_texts)])
+    # Witnesses: the document's own clean text, plus any batch or reference texts.
+    index = WitnessIndex([clean])
+    if witnesses is not None:
+        index.fills.update({k: v + index.fills.get(k, Counter()) for k, v in witnesses.fills.items()})
     # Group recurring codes: one decision per private-use point or symbol.
     groups: dict[tuple[str, str], list[int]] = defaultdict(list)
     for i in slots:
@@ -112,11 +127,12 @@ def fill(
         if not cands:
             continue
         totals = [0.0] * len(cands)
+        seen: Counter[str] = Counter()
         for i in members:
             e = edits[i]
             left, right = _left_context(text, e.start), _right_context(text, e.end)
-            if simplified:
-                left, right = to_traditional(left), to_traditional(right)
+            left, right = to_traditional(left), to_traditional(right)
+            seen.update(index.lookup(left, right))
             scores = lm.score_candidates(left, cands, right, cache=cache, weight=CACHE_WEIGHT)
             totals = [t + s for t, s in zip(totals, scores, strict=True)]
         # The posterior is over what would be written: traditional forms that
@@ -132,6 +148,14 @@ def fill(
         raw_p = ranked[0][0]
         best_p = calibrated(raw_p)
         shown = [Candidate(c, round(s, 3), f"lm p={p:.3f}") for p, s, c in ranked]
+        witness = _unanimous(seen, simplified)
+        if witness is not None:
+            # Every witness puts the same character in the gap: that decides,
+            # with the confidence witnesses earned in calibration.
+            char, count = witness
+            best_p = WITNESS_CONFIDENCE
+            others = [c for c in shown if c.text != char][: TOP - 1]
+            shown = [Candidate(char, float(count), f"witness ×{count}"), *others]
         calibration = {str(t): list(_pooled_best(totals_arr, out_chars, t)) for t in CALIBRATION_TEMPERATURES}
         for i in members:
             e = edits[i]
@@ -149,7 +173,7 @@ def fill(
                     "best_by_temperature": calibration,
                 },
                 note=(
-                    f"filled by the language model (p={best_p:.3f}"
+                    f"filled by {'exact-context witnesses' if witness else 'the language model'} (p={best_p:.3f}"
                     + (f", {len(members)} occurrences decided together" if len(members) > 1 else "")
                     + ")"
                     if applied
@@ -157,6 +181,15 @@ def fill(
                 ),
             )
     return out
+
+
+def _unanimous(seen: Counter[str], simplified: bool) -> tuple[str, int] | None:
+    if not seen:
+        return None
+    forms = {to_simplified(c) if simplified else c for c in seen}
+    if len(forms) != 1:
+        return None
+    return forms.pop(), sum(seen.values())
 
 
 def _clean_text(text: str, edits: Sequence[Edit]) -> str:

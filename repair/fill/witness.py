@@ -1,0 +1,42 @@
+"""Exact-context witnesses: what other copies of the text put in the gap.
+
+Commentaries quote their base text word for word, and the same classic recurs
+across files, so the surest evidence for a lost character is the same passage
+elsewhere: in the clean parts of the document, in the batch, or in reference
+texts the user supplies.  A witness is an occurrence of the slot's left and
+right context (at least ``MIN_SIDE`` Han characters on each side, punctuation
+ignored, both scripts compared in traditional form) with one character
+between them.  Texts are indexed once; lookups cost a dictionary access.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+
+from repair.lm.tokens import han_projection, to_traditional
+
+MIN_SIDE = 4
+
+
+class WitnessIndex:
+    """Maps (left context, right context) of every character to what filled it."""
+
+    def __init__(self, texts: Iterable[str] = (), *, side: int = MIN_SIDE) -> None:
+        self.side = side
+        self.fills: dict[str, Counter[str]] = defaultdict(Counter)
+        for text in texts:
+            self.add(text)
+
+    def add(self, text: str) -> None:
+        k = self.side
+        for piece in han_projection(to_traditional(text)):
+            for i in range(k, len(piece) - k):
+                self.fills[piece[i - k : i] + piece[i + 1 : i + 1 + k]][piece[i]] += 1
+
+    def lookup(self, left: str, right: str) -> Counter[str]:
+        """What fills the gap between ``left`` and ``right`` (traditional Han strings)."""
+        k = self.side
+        if len(left) < k or len(right) < k:
+            return Counter()
+        return self.fills.get(left[-k:] + right[:k], Counter())

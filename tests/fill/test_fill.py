@@ -1,0 +1,99 @@
+"""The fill stage: candidates from the channel, the model and witnesses; calibrated decisions."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+import repair
+from repair.fill.channel import candidate_set, narrow_code_page
+from repair.fill.ranker import RELIABILITY, WITNESS_CONFIDENCE, calibrated
+from repair.fill.witness import WitnessIndex
+from repair.lm.model import default_model_path
+
+needs_model = pytest.mark.skipif(not default_model_path().exists(), reason="the shipped model is missing")
+
+BASE = "子曰學而時習之不亦說乎有朋自遠方來不亦樂乎人不知而不慍不亦君子乎"
+
+
+def test_code_page_constrains_question_marks_only_when_narrow():
+    assert narrow_code_page("学而时习之") == "gb2312"
+    narrow = candidate_set("question_mark", "gb2312")
+    assert narrow and all(not _in_gb2312(c) for c in narrow[:200])
+    # GBK holds every main-block character: no constraint.
+    assert len(candidate_set("question_mark", "gbk")) == len(candidate_set("placeholder", None))
+
+
+def _in_gb2312(ch: str) -> bool:
+    try:
+        ch.encode("gb2312")
+        return True
+    except UnicodeEncodeError:
+        return False
+
+
+def test_calibration_is_monotone_and_below_certainty():
+    values = [calibrated(lo) for lo, _, _ in RELIABILITY]
+    assert values == sorted(values)
+    assert all(0 < v < 1 for v in values) and 0.9 < WITNESS_CONFIDENCE < 1
+
+
+def test_witness_index_finds_the_fill_across_scripts_and_punctuation():
+    index = WitnessIndex(["學而時習之，不亦說乎"])
+    assert index.lookup("學而時", "之不亦說") == {}  # three characters of context are too few
+    assert dict(index.lookup("子曰學而時", "之不亦說")) == {}
+    index.add("子曰學而時習之不亦說乎")
+    assert dict(index.lookup("子曰學而時", "之不亦說")) == {"習": 1}
+
+
+@needs_model
+def test_witness_restores_a_lost_character():
+    text = "子曰：學而時?之，不亦說乎？有朋自遠方來，不亦樂乎？"
+    result = repair.Repairer(references=(BASE,)).repair_text(text)
+    (edit,) = result.edits
+    assert edit.kind == "question_mark" and edit.applied and edit.after == "習"
+    assert edit.candidates[0].source.startswith("witness")
+    assert result.undo() == text
+
+
+@needs_model
+def test_witness_in_simplified_document_writes_simplified():
+    text = "子曰：学而时?之，不亦说乎？有朋自远方来，不亦乐乎？"
+    result = repair.Repairer(references=(BASE,)).repair_text(text)
+    assert result.text == "子曰：学而时习之，不亦说乎？有朋自远方来，不亦乐乎？"
+
+
+@needs_model
+def test_without_witness_the_model_ranks_but_does_not_guess():
+    text = "子曰：學而時?之，不亦說乎？"
+    result = repair.repair_text(text)
+    (edit,) = result.edits
+    assert not edit.applied and result.text == text
+    assert 1 <= len(edit.candidates) <= 5 and edit.confidence < 0.9
+    assert "raw_posterior" in edit.detail
+
+
+@needs_model
+def test_recurring_code_is_decided_once_for_all_occurrences():
+    text = "子曰學而時\ue000之，不亦說乎。溫故而知新，子曰學而時\ue000之。"
+    result = repair.Repairer(references=(BASE,)).repair_text(text)
+    fills = {e.after for e in result.edits if e.kind == "private_use"}
+    assert len(fills) == 1 and all(e.applied for e in result.edits if e.kind == "private_use")
+
+
+@needs_model
+def test_clean_reference_option(tmp_path):
+    ref = tmp_path / "base.txt"
+    ref.write_text(BASE, encoding="utf-8")
+    src = tmp_path / "in.txt"
+    src.write_text("子曰：學而時?之，不亦說乎？\n", encoding="utf-8")
+    out = tmp_path / "out"
+    run = subprocess.run(
+        [sys.executable, "-m", "repair", "clean", str(src), "-o", str(out), "--reference", str(ref)],
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0, run.stderr
+    assert (out / "in.txt").read_text(encoding="utf-8") == "子曰：學而時習之，不亦說乎？\n"
