@@ -175,7 +175,12 @@ def clean(paths, out_dir, report_dir, recursive, min_confidence, placeholder, re
         if not quiet:
             click.echo(
                 f"{job.source}: {result.encoding}, {sum(s['applied'].values())} repaired, "
-                f"{sum(s['marked'].values())} marked",
+                f"{sum(s['marked'].values())} marked"
+                + (
+                    f", {holes} lost characters marked inside repairs"
+                    if (holes := sum(s["missing_chars_in_applied"].values()))
+                    else ""
+                ),
                 err=True,
             )
     try:
