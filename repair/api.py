@@ -31,6 +31,8 @@ class Repairer:
     # Texts whose passages may witness what a gap held (other copies of the
     # classic, its base text for a commentary): exact-context matches decide.
     references: tuple[str, ...] = ()
+    # A digitization's code → character table (GlyphTable or a TSV path).
+    glyph_table: object = None
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.min_confidence <= 1.0:
@@ -43,6 +45,12 @@ class Repairer:
             families(tuple(self.families))  # raises on unknown names
         self.settings = Settings(self.min_confidence, self.placeholder, tuple(self.families) if self.families else None)
         self.lm = _load_model(self.model)
+        self._glyphs = None
+        if self.glyph_table is not None:
+            from repair.fill.glyphs import GlyphTable
+
+            gt = self.glyph_table
+            self._glyphs = gt if isinstance(gt, GlyphTable) else GlyphTable.load(gt)
         self._witnesses = None
         if self.references:
             from repair.fill.witness import WitnessIndex
@@ -85,6 +93,7 @@ class Repairer:
                 min_confidence=self.min_confidence,
                 script=doc.script,
                 witnesses=self._witnesses,
+                glyphs=self._glyphs,
             )
         text, placed = apply_edits(doc.text, edits)
         return Result(text, placed, doc.text)
@@ -97,6 +106,7 @@ class Repairer:
             "families": self.families,
             "model": model,
             "references": self.references,
+            "glyph_table": self._glyphs,
         }
 
     def __setstate__(self, state: dict) -> None:

@@ -108,15 +108,22 @@ def main() -> None:
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="A text whose passages may witness lost characters (repeatable).",
 )
+@click.option(
+    "--glyph-table",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="A code → character table for this digitization's home-made glyphs (repair glyphs learn).",
+)
 @click.option("-q", "--quiet", is_flag=True, help="No per-file lines on stderr.")
-def clean(paths, out_dir, report_dir, recursive, min_confidence, placeholder, references, quiet) -> None:
+def clean(paths, out_dir, report_dir, recursive, min_confidence, placeholder, references, glyph_table, quiet) -> None:
     """Repair PATHS into OUT_DIR and write one report per file.
 
     Use "-" as the only path to read stdin and write the repaired text to stdout.
     """
     try:
         texts = tuple(reference_text(read_input(p)) for p in references)
-        repairer = Repairer(min_confidence=min_confidence, placeholder=placeholder, references=texts)
+        repairer = Repairer(
+            min_confidence=min_confidence, placeholder=placeholder, references=texts, glyph_table=glyph_table
+        )
     except ValueError as err:
         raise click.BadParameter(str(err)) from None
     except RepairError as err:
@@ -255,6 +262,42 @@ def detect(paths, recursive, report_dir, as_json) -> None:
             fix = f" -> {e['after']!r}" if e["applied"] else ""
             click.echo(f"  {e['line']}:{e['column']} {e['kind']} {e['before']!r}{fix} ({e['confidence']:.2f})")
     sys.exit(1 if failed else 0)
+
+
+@main.group()
+def glyphs() -> None:
+    """Home-made glyph tables: learn one from a batch, to apply with clean --glyph-table."""
+
+
+@glyphs.command("learn")
+@click.argument("paths", nargs=-1, required=True)
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, path_type=Path), help="Table (TSV).")
+@click.option("-r", "--recursive", is_flag=True, help="Read the files of directories, recursively.")
+@click.option(
+    "--reference",
+    "references",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="A text whose passages may witness what the codes stand for (repeatable).",
+)
+def glyphs_learn(paths, output, recursive, references) -> None:
+    """Learn what each private-use code and stand-in symbol of PATHS stands for."""
+    from repair.fill.glyphs import GlyphTable
+
+    jobs, errors = collect_inputs(paths, recursive)
+    for e in errors:
+        _fail(e)
+    try:
+        texts = tuple(reference_text(read_input(p)) for p in references)
+        repairer = Repairer(min_confidence=1.0, references=texts)
+        results = [repairer.repair_bytes(read_input(job.source)) for job in jobs]
+        table = GlyphTable.learn(results)
+        table.save(output)
+    except RepairError as err:
+        _fail(str(err))
+        sys.exit(1)
+    click.echo(f"{output}: {len(table)} codes from {len(results)} files", err=True)
+    sys.exit(1 if errors else 0)
 
 
 @main.command("train-lm")

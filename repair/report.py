@@ -99,6 +99,26 @@ def counts(result: Result) -> dict[str, dict[str, int]]:
     }
 
 
+def glyph_summary(result: Result) -> list[dict[str, Any]]:
+    """What each home-made glyph code of this file was read as (the file's glyph table)."""
+    seen: dict[str, dict[str, Any]] = {}
+    for e in result.edits:
+        if e.kind in ("private_use", "foreign_symbol") and e.candidates:
+            entry = seen.setdefault(
+                e.before,
+                {
+                    "code": " ".join(f"U+{ord(c):04X}" for c in e.before),
+                    "text": e.before,
+                    "best": e.candidates[0].text,
+                    "confidence": round(e.confidence, 6),
+                    "applied": e.applied,
+                    "occurrences": 0,
+                },
+            )
+            entry["occurrences"] += 1
+    return list(seen.values())
+
+
 def sha256(data: bytes | str) -> str:
     return hashlib.sha256(data.encode("utf-8") if isinstance(data, str) else data).hexdigest()
 
@@ -135,6 +155,7 @@ def build_report(
         },
         "settings": settings,
         "summary": counts(result),
+        "glyphs": glyph_summary(result),
         "edits": [edit_to_json(e, starts, out_starts, i + 1) for i, e in enumerate(result.edits)],
     }
 

@@ -20,6 +20,7 @@ from dataclasses import replace
 import numpy as np
 
 from repair.fill.channel import FILLABLE, candidate_set, narrow_code_page
+from repair.fill.glyphs import GLYPH_KINDS, GlyphTable
 from repair.fill.witness import WitnessIndex
 from repair.lm.cache import CacheModel
 from repair.lm.model import CharLM
@@ -100,6 +101,7 @@ def fill(
     script: str,
     cache_texts: Sequence[str] = (),
     witnesses: WitnessIndex | None = None,
+    glyphs: GlyphTable | None = None,
 ) -> list[Edit]:
     """The edits with fillable spans ranked, and applied where confident."""
     slots = [i for i, e in enumerate(edits) if e.kind in FILLABLE and not e.applied]
@@ -149,6 +151,12 @@ def fill(
         best_p = calibrated(raw_p)
         shown = [Candidate(c, round(s, 3), f"lm p={p:.3f}") for p, s, c in ranked]
         witness = _unanimous(seen, simplified)
+        glyph = glyphs.get(edits[members[0]].before) if glyphs is not None and kind in GLYPH_KINDS else None
+        if glyph is not None and witness is None:
+            # The digitization's table says what this code is.
+            best_p = glyph.confidence
+            others = [c for c in shown if c.text != glyph.char][: TOP - 1]
+            shown = [Candidate(glyph.char, float(glyph.occurrences), f"glyph table ({glyph.source})"), *others]
         if witness is not None:
             # Every witness puts the same character in the gap: that decides,
             # with the confidence witnesses earned in calibration.
@@ -173,7 +181,7 @@ def fill(
                     "best_by_temperature": calibration,
                 },
                 note=(
-                    f"filled by {'exact-context witnesses' if witness else 'the language model'} (p={best_p:.3f}"
+                    f"filled by {_evidence(witness, glyph)} (p={best_p:.3f}"
                     + (f", {len(members)} occurrences decided together" if len(members) > 1 else "")
                     + ")"
                     if applied
@@ -181,6 +189,10 @@ def fill(
                 ),
             )
     return out
+
+
+def _evidence(witness: object, glyph: object) -> str:
+    return "exact-context witnesses" if witness else "the glyph table" if glyph else "the language model"
 
 
 def _unanimous(seen: Counter[str], simplified: bool) -> tuple[str, int] | None:
