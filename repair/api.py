@@ -7,7 +7,7 @@ that use a default one.  A ``Repairer`` pickles as its settings only.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from repair.families.base import Document, Settings
@@ -75,6 +75,29 @@ class Repairer:
             encoding=decoded.encoding + ("-sig" if decoded.bom and decoded.encoding == "utf-8" else ""),
             encoding_segments=tuple(decoded.segments),
         )
+
+    def with_batch_witnesses(self, batch: Callable[[], Iterable[str]]) -> None:
+        """Let the clean parts of a batch witness each other's gaps.
+
+        ``batch`` returns the batch's texts each time it is called; it is
+        called twice: once to collect the contexts of every gap, once to index
+        only those contexts, so memory grows with the gaps, not the batch.
+        """
+        from repair.fill.ranker import gap_keys
+        from repair.fill.witness import WitnessIndex
+
+        exact = Repairer(model=None, min_confidence=self.min_confidence, placeholder=self.placeholder)
+        keys: set[str] = set()
+        for text in batch():
+            result = exact.repair_text(text)
+            keys |= gap_keys(result.text, result.edits)
+        index = WitnessIndex(only=keys)
+        for text in batch():
+            index.add(exact.repair_text(text).text)
+        if self._witnesses is not None:
+            for k, v in self._witnesses.fills.items():
+                index.fills[k].update(v)
+        self._witnesses = index
 
     def repair_many(self, documents: Iterable[str | bytes]) -> Iterator[Result]:
         """Stream results for an iterable of documents (text or bytes)."""

@@ -53,6 +53,17 @@ def collect_inputs(paths: tuple[str, ...], recursive: bool) -> tuple[list[Job], 
     return jobs, errors
 
 
+def _batch_texts(jobs: list[Job]):
+    """The decoded text of every readable input (unreadable ones are reported later)."""
+    from repair.pipeline.decode import decode_bytes
+
+    for job in jobs:
+        try:
+            yield decode_bytes(read_input(job.source)).text
+        except RepairError:
+            continue
+
+
 def reference_text(data: bytes) -> str:
     """A reference text, decoded and cleaned of exact damage (no model needed)."""
     return Repairer(model=None).repair_bytes(data).text
@@ -151,6 +162,9 @@ def clean(paths, out_dir, report_dir, recursive, min_confidence, placeholder, re
         sys.exit(1)
     failed = len(errors)
     summary = []
+    if len(jobs) > 1 and repairer.lm is not None:
+        # The batch witnesses its own gaps: the same classic recurs across files.
+        repairer.with_batch_witnesses(lambda: _batch_texts(jobs))
     for job in jobs:
         target = out_dir / job.relative
         try:

@@ -191,6 +191,18 @@ def fill(
     return out
 
 
+def gap_keys(text: str, edits: Sequence[Edit], side: int = 4) -> set[str]:
+    """The witness keys (context on both sides, traditional Han) of a text's fillable gaps."""
+    keys = set()
+    for e in edits:
+        if e.kind in FILLABLE and not e.applied:
+            left = to_traditional(_left_context(text, e.start))
+            right = to_traditional(_right_context(text, e.end))
+            if len(left) >= side and len(right) >= side:
+                keys.add(left[-side:] + right[:side])
+    return keys
+
+
 def _evidence(witness: object, glyph: object) -> str:
     return "exact-context witnesses" if witness else "the glyph table" if glyph else "the language model"
 

@@ -22,17 +22,27 @@ MIN_SIDE = 4
 class WitnessIndex:
     """Maps (left context, right context) of every character to what filled it."""
 
-    def __init__(self, texts: Iterable[str] = (), *, side: int = MIN_SIDE) -> None:
+    def __init__(self, texts: Iterable[str] = (), *, side: int = MIN_SIDE, only: set[str] | None = None) -> None:
+        """``only``: index just these contexts (a batch's gaps), so that a whole
+        batch can witness its own gaps in memory proportional to the gaps."""
         self.side = side
+        self.only = only
         self.fills: dict[str, Counter[str]] = defaultdict(Counter)
         for text in texts:
             self.add(text)
 
     def add(self, text: str) -> None:
         k = self.side
+        only = self.only
         for piece in han_projection(to_traditional(text)):
             for i in range(k, len(piece) - k):
-                self.fills[piece[i - k : i] + piece[i + 1 : i + 1 + k]][piece[i]] += 1
+                key = piece[i - k : i] + piece[i + 1 : i + 1 + k]
+                if only is None or key in only:
+                    self.fills[key][piece[i]] += 1
+
+    def key(self, left: str, right: str) -> str | None:
+        k = self.side
+        return left[-k:] + right[:k] if len(left) >= k and len(right) >= k else None
 
     def lookup(self, left: str, right: str) -> Counter[str]:
         """What fills the gap between ``left`` and ``right`` (traditional Han strings)."""

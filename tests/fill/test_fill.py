@@ -97,3 +97,29 @@ def test_clean_reference_option(tmp_path):
     )
     assert run.returncode == 0, run.stderr
     assert (out / "in.txt").read_text(encoding="utf-8") == "子曰：學而時習之，不亦說乎？\n"
+
+
+@needs_model
+def test_batch_witnesses_each_other(tmp_path):
+    a = tmp_path / "a.txt"
+    a.write_text("子曰：學而時習之，不亦說乎？有朋自遠方來，不亦樂乎？\n", encoding="utf-8")
+    b = tmp_path / "b.txt"
+    b.write_text("論語曰：學而時?之，不亦說乎？\n", encoding="utf-8")
+    out = tmp_path / "out"
+    run = subprocess.run(
+        [sys.executable, "-m", "repair", "clean", str(a), str(b), "-o", str(out)], capture_output=True, text=True
+    )
+    assert run.returncode == 0, run.stderr
+    assert (out / "b.txt").read_text(encoding="utf-8") == "論語曰：學而時習之，不亦說乎？\n"
+    # Alone, the same file keeps its mark: no witness, and the model does not guess.
+    alone = repair.repair_text(b.read_text(encoding="utf-8"))
+    assert alone.text == b.read_text(encoding="utf-8")
+
+
+@needs_model
+def test_batch_index_holds_only_the_gaps_contexts():
+    texts = ["子曰：學而時習之，不亦說乎？有朋自遠方來，不亦樂乎？", "論語曰：學而時?之，不亦說乎？"]
+    repairer = repair.Repairer()
+    repairer.with_batch_witnesses(lambda: iter(texts))
+    fills = {k: dict(v) for k, v in repairer._witnesses.fills.items()}
+    assert fills == {"曰學而時之不亦說": {"習": 1}}
