@@ -2,20 +2,12 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
-import pytest
+from fill_support import BASE, needs_model, run_repair
 
 import repair
 from repair.fill.channel import candidate_set, narrow_code_page
 from repair.fill.ranker import RELIABILITY, WITNESS_CONFIDENCE, calibrated
 from repair.fill.witness import WitnessIndex
-from repair.lm.model import default_model_path
-
-needs_model = pytest.mark.skipif(not default_model_path().exists(), reason="the shipped model is missing")
-
-BASE = "子曰學而時習之不亦說乎有朋自遠方來不亦樂乎人不知而不慍不亦君子乎"
 
 
 def test_code_page_constrains_question_marks_only_when_narrow():
@@ -90,12 +82,7 @@ def test_clean_reference_option(tmp_path):
     src = tmp_path / "in.txt"
     src.write_text("子曰：學而時?之，不亦說乎？\n", encoding="utf-8")
     out = tmp_path / "out"
-    run = subprocess.run(
-        [sys.executable, "-m", "repair", "clean", str(src), "-o", str(out), "--reference", str(ref)],
-        capture_output=True,
-        text=True,
-    )
-    assert run.returncode == 0, run.stderr
+    run_repair("clean", src, "-o", out, "--reference", ref)
     assert (out / "in.txt").read_text(encoding="utf-8") == "子曰：學而時習之，不亦說乎？\n"
 
 
@@ -106,10 +93,7 @@ def test_batch_witnesses_each_other(tmp_path):
     b = tmp_path / "b.txt"
     b.write_text("論語曰：學而時?之，不亦說乎？\n", encoding="utf-8")
     out = tmp_path / "out"
-    run = subprocess.run(
-        [sys.executable, "-m", "repair", "clean", str(a), str(b), "-o", str(out)], capture_output=True, text=True
-    )
-    assert run.returncode == 0, run.stderr
+    run_repair("clean", a, b, "-o", out)
     assert (out / "b.txt").read_text(encoding="utf-8") == "論語曰：學而時習之，不亦說乎？\n"
     # Alone, the same file keeps its mark: no witness, and the model does not guess.
     alone = repair.repair_text(b.read_text(encoding="utf-8"))

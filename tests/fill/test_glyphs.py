@@ -2,18 +2,12 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
+from fill_support import BASE, needs_model, run_repair
 
 import repair
 from repair.errors import RepairError
 from repair.fill.glyphs import GlyphTable, code_key, code_text
-from repair.lm.model import default_model_path
-
-needs_model = pytest.mark.skipif(not default_model_path().exists(), reason="the shipped model is missing")
-BASE = "子曰學而時習之不亦說乎有朋自遠方來不亦樂乎人不知而不慍不亦君子乎"
 
 
 def test_codes_round_trip():
@@ -54,18 +48,8 @@ def test_glyphs_command_and_clean_with_table(tmp_path):
     b = tmp_path / "b.txt"
     b.write_text("溫故\ue000新。\n", encoding="utf-8")
     table = tmp_path / "t.tsv"
-    run = subprocess.run(
-        [sys.executable, "-m", "repair", "glyphs", "learn", str(a), "-o", str(table), "--reference", str(ref)],
-        capture_output=True,
-        text=True,
-    )
-    assert run.returncode == 0, run.stderr
+    run_repair("glyphs", "learn", a, "-o", table, "--reference", ref)
     assert "U+E000\t習" in table.read_text(encoding="utf-8")
     out = tmp_path / "out"
-    run = subprocess.run(
-        [sys.executable, "-m", "repair", "clean", str(b), "-o", str(out), "--glyph-table", str(table)],
-        capture_output=True,
-        text=True,
-    )
-    assert run.returncode == 0, run.stderr
+    run_repair("clean", b, "-o", out, "--glyph-table", table)
     assert (out / "b.txt").read_text(encoding="utf-8") == "溫故習新。\n"
