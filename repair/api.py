@@ -118,6 +118,9 @@ class Repairer:
                 witnesses=self._witnesses,
                 glyphs=self._glyphs,
             )
+            from repair.fill.glued import recheck
+
+            edits = recheck(doc.text, edits, self.lm, self.placeholder)
         text, placed = apply_edits(doc.text, edits)
         return Result(text, placed, doc.text)
 
