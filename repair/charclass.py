@@ -16,6 +16,16 @@ HAN_RANGES: tuple[tuple[int, int], ...] = (
     (0x20000, 0x323AF),  # Extensions B-H
 )
 
+
+def _char_class(ranges: tuple[tuple[int, int], ...]) -> str:
+    return "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in ranges)
+
+
+# Regex character classes of the ranges above, for the modules that scan text.
+HAN_CLASS = _char_class(HAN_RANGES)
+# Without the compatibility block: the characters a repair may propose.
+UNIFIED_HAN_CLASS = _char_class(tuple(r for r in HAN_RANGES if r != (0xF900, 0xFAFF)))
+
 PRIVATE_USE_RANGES: tuple[tuple[int, int], ...] = (
     (0xE000, 0xF8FF),
     (0xF0000, 0xFFFFD),

@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, ClassVar, Protocol
 
+from repair.charclass import HAN_CLASS
 from repair.types import Candidate, Slot, Span
 
-HAN_CLASS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U000323af"
 HAN_RE = re.compile(f"[{HAN_CLASS}]")
 # Characters of one script only that it takes to call a document's script.
 MIN_SCRIPT_EVIDENCE = 10

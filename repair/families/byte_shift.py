@@ -59,9 +59,14 @@ def glued_probability(ch: str) -> float:
     """
     if ch in FULLWIDTH_ALNUM or ch == "\ufffd":
         return 1.0
+    return glued_posterior(10 ** char_logp(ch))
+
+
+def glued_posterior(p_real: float) -> float:
+    """P(glued | character), given the probability of the character as text
+    (a unigram prior here; the language model's in context in repair.fill)."""
     glued = GLUED_PRIOR / GLUED_CODE_SPACE
-    real = (1 - GLUED_PRIOR) * 10 ** char_logp(ch)
-    return glued / (glued + real)
+    return glued / (glued + (1 - GLUED_PRIOR) * p_real)
 
 
 def reread_shifted(run: str, codec: str) -> tuple[list[tuple[str, dict]], bool] | None:

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import re
 
-from repair.families.base import HAN_CLASS, Document, MarkOnly
+from repair.charclass import HAN_CLASS
+from repair.families.base import Document, MarkOnly
 from repair.types import Span
 
 # Side forms that do not occur as words of running text (checked against the

@@ -16,14 +16,13 @@ from __future__ import annotations
 
 import re
 
-from repair.families.base import HAN_CLASS, Document, MarkOnly
+from repair.families.base import HAN_RE, Document, MarkOnly
 from repair.types import Span
 
 QUESTION_RUN_RE = re.compile(r"[?？]{1,4}")
 OPENING = set("“‘「『（《〈【〔［([{")
 STOPS = set("，。、；：,;:")
 QUESTION_PARTICLES = set("乎哉歟欤耶邪與与焉何否夫也")
-HAN_RE = re.compile(f"[{HAN_CLASS}]")
 
 
 def _is_han(ch: str) -> bool:

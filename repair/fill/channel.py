@@ -17,9 +17,10 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from repair.charclass import UNIFIED_HAN_CLASS
 from repair.plausibility import char_logp_table
 
-HAN_RE = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\U00020000-\U000323af]")
+HAN_RE = re.compile(f"[{UNIFIED_HAN_CLASS}]")
 # Narrowest first: the first page that holds every Han character of the document.
 CODE_PAGES = ("gb2312", "big5", "gbk")
 FILLABLE = ("question_mark", "replacement_char", "private_use", "foreign_symbol", "placeholder")

@@ -11,30 +11,21 @@ above GLUED_MARK_LM becomes a hole of two characters, like those the bytes gave.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import replace
 from functools import lru_cache
 
-import numpy as np
-
-from repair.families.byte_shift import GLUED_CODE_SPACE, GLUED_PRIOR
+from repair.families.byte_shift import glued_posterior
 from repair.fill.channel import vocabulary
+from repair.fill.ranker import left_context, posterior, right_context
 from repair.lm.model import CharLM
-from repair.lm.tokens import CUT_RE, NON_HAN_RE, to_simplified, to_traditional
+from repair.lm.tokens import to_simplified, to_traditional
 from repair.types import Edit, Slot
 
-CONTEXT = 10
 # Stricter than the channel's own mark (0.5): the model prefers the corpus's
 # variant forms (逺 for 遠), so a right character in a simplified document can
 # look unlikely to it; below this a suspect is kept and listed.
 GLUED_MARK_LM = 0.7
-
-
-def _context(before: str, after: str) -> tuple[str, str]:
-    left = NON_HAN_RE.sub("", CUT_RE.split(before[-4 * CONTEXT :])[-1])[-CONTEXT:]
-    right = NON_HAN_RE.sub("", CUT_RE.split(after[: 4 * CONTEXT])[0])[:CONTEXT]
-    return to_traditional(left), to_traditional(right)
 
 
 @lru_cache(maxsize=4)
@@ -51,14 +42,13 @@ def lm_probability(lm: CharLM, left: str, char: str, right: str, cands: tuple[st
     Forms that simplify alike are pooled (遠 and its corpus variant 逺 are one
     character to a reader of 远), as the ranker pools its candidates.
     """
-    scores = np.asarray(lm.score_candidates(left, cands, right))
-    weights = np.exp(math.log(10) * (scores - scores.max()))
+    post = posterior(lm.score_candidates(left, cands, right), temperature=1.0)
     idx = _by_simplified(cands).get(to_simplified(char), [])
-    return float(weights[idx].sum() / weights.sum()) if idx else 0.0
+    return float(post[idx].sum()) if idx else 0.0
 
 
 def recheck(text: str, edits: Sequence[Edit], lm: CharLM, placeholder: str) -> list[Edit]:
-    cands = tuple(c for c in vocabulary() if c in lm)
+    cands = lm.known(vocabulary())
     out = list(edits)
     for n, e in enumerate(edits):
         suspects = e.detail.get("suspect_chars") if e.kind == "byte_shift" and e.applied else None
@@ -70,10 +60,11 @@ def recheck(text: str, edits: Sequence[Edit], lm: CharLM, placeholder: str) -> l
             off, char = s["offset"], s["char"]
             if after[off : off + 1] != char:
                 continue
-            left, right = _context(text[: e.start] + after[:off], after[off + 1 :] + text[e.end :])
+            before = text[: e.start] + after[:off]
+            left = to_traditional(left_context(before, len(before)))
+            right = to_traditional(right_context(after[off + 1 :] + text[e.end :], 0))
             p_lm = lm_probability(lm, left, char, right, cands)
-            glued = GLUED_PRIOR / GLUED_CODE_SPACE
-            p_glued = glued / (glued + (1 - GLUED_PRIOR) * p_lm)
+            p_glued = glued_posterior(p_lm)
             checked.append({**s, "p_glued_lm": round(p_glued, 3)})
             if p_glued >= GLUED_MARK_LM:
                 after = after[:off] + placeholder * 2 + after[off + 1 :]

@@ -52,13 +52,15 @@ WITNESS_CONFIDENCE = 0.992
 TOP = 5
 
 
-def _left_context(text: str, start: int) -> str:
+def left_context(text: str, start: int) -> str:
+    """Up to CONTEXT Han characters before ``start``, across punctuation, cut at other damage."""
     window = text[max(0, start - 4 * CONTEXT) : start]
     piece = CUT_RE.split(window)[-1]
     return NON_HAN_RE.sub("", piece)[-CONTEXT:]
 
 
-def _right_context(text: str, end: int) -> str:
+def right_context(text: str, end: int) -> str:
+    """Up to CONTEXT Han characters from ``end`` on, across punctuation, cut at other damage."""
     window = text[end : end + 4 * CONTEXT]
     piece = CUT_RE.split(window)[0]
     return NON_HAN_RE.sub("", piece)[:CONTEXT]
@@ -125,14 +127,14 @@ def fill(
         groups[key].append(i)
     out = list(edits)
     for (kind, _), members in groups.items():
-        cands = [c for c in candidate_set(kind, page, simplified) if c in lm]
+        cands = lm.known(candidate_set(kind, page, simplified))
         if not cands:
             continue
         totals = [0.0] * len(cands)
         seen: Counter[str] = Counter()
         for i in members:
             e = edits[i]
-            left, right = _left_context(text, e.start), _right_context(text, e.end)
+            left, right = left_context(text, e.start), right_context(text, e.end)
             left, right = to_traditional(left), to_traditional(right)
             seen.update(index.lookup(left, right))
             scores = lm.score_candidates(left, cands, right, cache=cache, weight=CACHE_WEIGHT)
@@ -196,8 +198,8 @@ def gap_keys(text: str, edits: Sequence[Edit], side: int = 4) -> set[str]:
     keys = set()
     for e in edits:
         if e.kind in FILLABLE and not e.applied:
-            left = to_traditional(_left_context(text, e.start))
-            right = to_traditional(_right_context(text, e.end))
+            left = to_traditional(left_context(text, e.start))
+            right = to_traditional(right_context(text, e.end))
             if len(left) >= side and len(right) >= side:
                 keys.add(left[-side:] + right[:side])
     return keys

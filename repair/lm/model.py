@@ -46,6 +46,15 @@ class CharLM:
         self._kenlm = kenlm
         self.model = kenlm.Model(str(self.path))
         self.order = self.model.order
+        self._known: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+    def known(self, chars: tuple[str, ...]) -> tuple[str, ...]:
+        """The characters of ``chars`` in the model's vocabulary (memoized per
+        candidate set: the fill asks for the same sets for every gap)."""
+        got = self._known.get(chars)
+        if got is None:
+            got = self._known[chars] = tuple(c for c in chars if c in self.model)
+        return got
 
     def __reduce__(self):
         return (CharLM, (str(self.path),))

@@ -17,9 +17,10 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U000323af"
+from repair.charclass import HAN_CLASS
+
 CUT_RE = re.compile("[〓□■囗\ufffd?？\ue000-\uf8ff]")
-NON_HAN_RE = re.compile(f"[^{HAN}]")
+NON_HAN_RE = re.compile(f"[^{HAN_CLASS}]")
 MAX_LINE = 200
 
 
