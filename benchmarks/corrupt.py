@@ -32,7 +32,8 @@ from pathlib import Path
 import ftfy.bad_codecs  # noqa: F401  (registers sloppy-windows-1252)
 import opencc
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+# Measure this checkout, whatever else is installed.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from repair.lm.split import corpus_files, paragraphs
 
 __all__ = ["FAMILIES", "CorruptedDocument", "Damage", "corpus_files", "generate_documents", "held_out_paragraphs"]
