@@ -118,9 +118,16 @@ class Repairer:
                 witnesses=self._witnesses,
                 glyphs=self._glyphs,
             )
-            from repair.fill.glued import recheck
+            from repair.fill.byte_holes import fill_runs
 
-            edits = recheck(doc.text, edits, self.lm, self.placeholder)
+            edits = fill_runs(
+                doc.text,
+                edits,
+                self.lm,
+                min_confidence=self.min_confidence,
+                simplified=(doc.script if doc.script != "neutral" else "traditional") == "simplified",
+                placeholder=self.placeholder,
+            )
         text, placed = apply_edits(doc.text, edits)
         return Result(text, placed, doc.text)
 

@@ -1,0 +1,280 @@
+"""Filling the holes of a byte-shifted run from the bytes that survive.
+
+A byte-shifted run re-read in phase still has holes (``repair.families.byte_shift``),
+but each hole keeps some of its bytes, and that is a narrow channel:
+
+- the character cut at the start of the run kept its second byte: one of the
+  ~100 Han characters of the code page with that trail byte;
+- the character cut at the end kept its first byte: one of the ~190 with that
+  lead byte;
+- two characters glued by a deleted pair kept the first byte of the first and
+  the second byte of the second, and the deleted middle pair (the first
+  character's trail byte, the second's lead byte) must itself have read as a
+  private-use code: a few thousand pairs, not the square of the vocabulary.
+
+The language model ranks what the bytes allow, in the context of the re-read
+run and the clean text around it; holes are decided left to right, each one's
+best guess feeding the next one's context.  The posterior goes through its own
+reliability table (fitted by ``benchmarks/calibrate_byte_holes.py``, seed 1),
+since a constrained channel is far sharper than an open slot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from functools import lru_cache
+
+import numpy as np
+
+from repair.fill.channel import HAN_RE
+from repair.fill.ranker import CALIBRATION_TEMPERATURES, left_context, posterior, right_context
+from repair.lm.model import CharLM
+from repair.lm.tokens import to_simplified, to_traditional
+from repair.types import Candidate, Edit, Slot
+
+# Fitted by benchmarks/calibrate_byte_holes.py (seed 1): see that script's
+# output in benchmarks/results/calibration_byte_holes.json.
+TEMPERATURE = 1.5
+# (lower bound of raw posterior, decisions, right) at that temperature, all
+# kinds of decision pooled (holes cut at either end, glued holes, re-read
+# characters checked for glue), read as (right+1)/(n+2) like the open-slot
+# table in repair.fill.ranker.  Seed 1, 300 documents, 103 runs.
+RELIABILITY: tuple[tuple[float, int, int], ...] = (
+    (0.0, 93, 32),
+    (0.5, 67, 49),
+    (0.8, 35, 31),
+    (0.9, 48, 46),
+    (0.95, 104, 103),
+    (0.99, 109, 108),
+    (0.999, 135, 135),
+)
+# A simplified document's lost characters are simplified ones far more often
+# than not; the bytes tell the two apart but the model (on the traditional
+# projection) cannot.  Log10 penalty for a form a simplified text would not use.
+OTHER_SCRIPT_PENALTY = 1.0
+TOP = 5
+LEAD_BYTES = range(0x81, 0xFF)
+TRAIL_BYTES = range(0x40, 0xFF)
+
+
+@lru_cache(maxsize=4)
+def code_page(codec: str) -> dict[tuple[int, int], str]:
+    """Every two-byte code of ``codec`` that reads as one unified Han character."""
+    table = {}
+    for lead in LEAD_BYTES:
+        for trail in TRAIL_BYTES:
+            try:
+                ch = bytes((lead, trail)).decode(codec)
+            except UnicodeDecodeError:
+                continue
+            if len(ch) == 1 and HAN_RE.fullmatch(ch):
+                table[(lead, trail)] = ch
+    return table
+
+
+@lru_cache(maxsize=4)
+def _by_lead(codec: str) -> dict[int, list[tuple[int, str]]]:
+    out: dict[int, list[tuple[int, str]]] = {}
+    for (lead, trail), ch in code_page(codec).items():
+        out.setdefault(lead, []).append((trail, ch))
+    return out
+
+
+@lru_cache(maxsize=4)
+def _by_trail(codec: str) -> dict[int, list[tuple[int, str]]]:
+    out: dict[int, list[tuple[int, str]]] = {}
+    for (lead, trail), ch in code_page(codec).items():
+        out.setdefault(trail, []).append((lead, ch))
+    return out
+
+
+@lru_cache(maxsize=65536)
+def deleted_pair(first: int, second: int, codec: str) -> bool:
+    """Whether the out-of-phase pair (first, second) reads as a private-use code (and was dropped).
+
+    >>> deleted_pair(0xAA, 0xA1, "gb18030"), deleted_pair(0xB0, 0xA1, "gb18030")
+    (True, False)
+    """
+    try:
+        ch = bytes((first, second)).decode(codec)
+    except UnicodeDecodeError:
+        return False
+    return len(ch) == 1 and 0xE000 <= ord(ch) <= 0xF8FF
+
+
+def _byte(constraint: dict, key: str) -> int | None:
+    value = constraint.get(key)
+    return int(value, 16) if isinstance(value, str) else None
+
+
+def candidates(slot: Slot, codec: str) -> list[str]:
+    """What the surviving bytes of ``slot`` allow, as text (one or two characters).
+
+    之 is D6 AE and 乎 is BA F5 in GBK; read out of phase, AE BA is a
+    private-use code and is dropped, leaving D6 F5 (瞩):
+
+    >>> glued = candidates(Slot(0, 2, 2, "glued", {"as_read": "瞩"}), "gb18030")
+    >>> "之乎" in glued, len(glued) < 3000
+    (True, True)
+    >>> cut = Slot(0, 1, 1, "cut", {"trail_byte": "AE"})
+    >>> "之" in candidates(cut, "gb18030")
+    True
+    """
+    c = slot.constraint
+    lead, trail = _byte(c, "lead_byte"), _byte(c, "trail_byte")
+    if (lead is None or trail is None) and isinstance(c.get("as_read"), str) and len(c["as_read"]) == 1:
+        try:
+            raw = c["as_read"].encode(codec)
+        except UnicodeEncodeError:
+            raw = b""
+        if len(raw) == 2:
+            lead, trail = raw[0], raw[1]
+    if slot.chars == 1:
+        if lead is not None:
+            return [ch for _, ch in _by_lead(codec).get(lead, ())]
+        if trail is not None:
+            return [ch for _, ch in _by_trail(codec).get(trail, ())]
+        return []
+    if slot.chars == 2 and lead is not None and trail is not None:
+        firsts = _by_lead(codec).get(lead, ())
+        seconds = _by_trail(codec).get(trail, ())
+        return [a + b for t1, a in firsts for l2, b in seconds if deleted_pair(t1, l2, codec)]
+    return []
+
+
+def calibrated(raw: float) -> float:
+    n, k = next((n, k) for lo, n, k in reversed(RELIABILITY) if raw >= lo)
+    return (k + 1) / (n + 2)
+
+
+def _scores(lm: CharLM, left: str, cands: list[str], right: str, simplified: bool) -> np.ndarray:
+    projected = [to_traditional(c) for c in cands]
+    scores = np.asarray(lm.score_candidates(left, projected, right))
+    if simplified:
+        other = np.asarray([to_simplified(c) != c for c in cands])
+        scores = scores - OTHER_SCRIPT_PENALTY * other
+    return scores
+
+
+# A re-read character is blanked (two-character hole) when the model finds
+# it more likely a glued pair than itself at this level but no pair is sure.
+GLUED_MARK = 0.7
+
+
+def _as_glued(ch: str, codec: str) -> Slot | None:
+    """The two-character hole a re-read character would be if a deleted pair glued it."""
+    try:
+        raw = ch.encode(codec)
+    except UnicodeEncodeError:
+        return None
+    if len(raw) != 2 or not HAN_RE.fullmatch(ch):
+        return None
+    return Slot(0, 2, 2, "two characters glued by a deleted pair", {"as_read": ch})
+
+
+def decode_run(
+    text: str, e: Edit, lm: CharLM, *, min_confidence: float, simplified: bool, placeholder: str
+) -> tuple[str, list[Slot], list[dict]]:
+    """Re-decide a byte-shifted run left to right: each re-read character is
+    itself or a glued pair, each hole what its bytes allow."""
+    codec = e.detail.get("codec", "gb18030")
+    slots = {s.offset: s for s in e.slots}
+    out, kept, decided = "", [], []
+    pos = 0
+    after = e.after
+    while pos < len(after):
+        slot = slots.get(pos)
+        if slot is not None:
+            span, glued_check = slot.length, False
+        else:
+            span = 1
+            slot = _as_glued(after[pos], codec)
+            glued_check = slot is not None
+            if slot is None:
+                out += after[pos]
+                pos += 1
+                continue
+        cands = [c for c in candidates(slot, codec) if all(to_traditional(ch) in lm for ch in c)]
+        if glued_check:
+            cands = [after[pos], *cands]
+        if not cands or (glued_check and len(cands) == 1):
+            if glued_check:
+                out += after[pos]
+            else:
+                kept.append(replace(slot, offset=len(out)))
+                out += after[pos : pos + span]
+            pos += span
+            continue
+        before = text[: e.start] + out
+        left = to_traditional(left_context(before, len(before)))
+        right = to_traditional(right_context(after[pos + span :] + text[e.end :], 0))
+        scores = _scores(lm, left, cands, right, simplified)
+        post = posterior(scores, TEMPERATURE)
+        order = np.argsort(-post)[:TOP]
+        best, raw = cands[order[0]], float(post[order[0]])
+        record = {
+            "offset": len(out),
+            "as_read": after[pos] if glued_check else None,
+            "chars": slot.chars,
+            "constraint": slot.constraint,
+            "allowed": len(cands),
+            "best": best,
+            "raw_posterior": round(raw, 4),
+            "candidates": [[cands[i], round(float(post[i]), 4)] for i in order],
+            "best_by_temperature": {
+                str(t): [cands[int(np.argmax(p))], float(p.max())]
+                for t in CALIBRATION_TEMPERATURES
+                for p in [posterior(scores, t)]
+            },
+        }
+        if glued_check:
+            p_glued = 1.0 - float(post[0])
+            record["p_glued"] = round(p_glued, 4)
+        confidence = calibrated(raw)
+        record["confidence"] = round(confidence, 4)
+        if glued_check and best == after[pos]:
+            out += best  # the character as read is the likeliest reading
+            record["applied"] = False
+        elif confidence >= min_confidence:
+            out += best
+            record["applied"] = True
+        elif glued_check and p_glued < GLUED_MARK:
+            out += after[pos]  # probably glued, but not likely enough to blank a readable character
+            record["applied"] = False
+        else:
+            width = 2 if glued_check else span
+            ranked = record["candidates"]
+            kept.append(Slot(len(out), width, slot.chars, slot.note, {**slot.constraint, "candidates": ranked}))
+            out += placeholder * 2 if glued_check else after[pos : pos + span]
+            record["applied"] = False
+        pos += span
+        decided.append(record)
+    return out, kept, decided
+
+
+def fill_runs(
+    text: str, edits: Sequence[Edit], lm: CharLM, *, min_confidence: float, simplified: bool, placeholder: str
+) -> list[Edit]:
+    """The edits with every byte-shifted run re-decided by the model within what its bytes allow."""
+    out = list(edits)
+    for n, e in enumerate(edits):
+        if e.kind != "byte_shift" or not e.applied:
+            continue
+        after, slots, decided = decode_run(
+            text, e, lm, min_confidence=min_confidence, simplified=simplified, placeholder=placeholder
+        )
+        changed = [r for r in decided if r["applied"] or r["best"] != r["as_read"]]
+        filled = sum(r["applied"] for r in decided)
+        out[n] = replace(
+            e,
+            after=after,
+            slots=tuple(slots),
+            candidates=(Candidate(after, e.candidates[0].score if e.candidates else 0.0, "re-read, holes filled"),)
+            + tuple(e.candidates[1:])
+            if filled
+            else e.candidates,
+            detail={**e.detail, "byte_holes": changed},
+            note=e.note + (f"; {filled} hole(s) filled from their surviving bytes" if filled else ""),
+        )
+    return out

@@ -1,0 +1,653 @@
+"""Self-contained HTML views of the JSON reports, for reading a repair by eye.
+
+The JSON report is what tools consume; these pages are for the person who has
+to decide whether to trust an edit.  Each page shows the OUTPUT text (the text
+the user keeps) with every edit highlighted where it now sits, so the reviewer
+reads the result, not a diff.  Everything (CSS, JS, data) is inline and nothing
+is fetched, so a page can be mailed, archived or opened from disk (file://)
+without a network and without leaking what is being reviewed.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+from collections import Counter
+from pathlib import Path, PurePosixPath
+from typing import Any
+from urllib.parse import quote
+
+from repair.families import FAMILY_KINDS
+from repair.io import write_atomic
+
+# One colour per family, picked to stay apart from each other on a white page;
+# the order follows FAMILY_KINDS, so a family keeps its colour across pages.
+_PALETTE = (
+    (127, 127, 127),  # junk
+    (23, 162, 184),  # escape
+    (31, 119, 180),  # codec_confusion
+    (148, 103, 189),  # byte_shift
+    (140, 86, 75),  # radical
+    (227, 119, 194),  # component
+    (255, 127, 14),  # question_mark
+    (214, 39, 40),  # replacement_char
+    (44, 160, 44),  # private_use
+    (188, 189, 34),  # foreign_symbol
+    (23, 190, 207),  # placeholder
+    (57, 59, 121),  # deletion
+    (173, 73, 74),  # lookalike
+)
+
+_CSS = """
+:root { color-scheme: light; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 14px/1.5 system-ui, -apple-system, "Segoe UI", "Noto Sans CJK SC", "Noto Sans CJK TC",
+  "Source Han Sans", "Microsoft YaHei", "PingFang SC", sans-serif; color: #1d1d1f; background: #fafafa; }
+header.page { padding: 12px 20px; background: #fff; border-bottom: 1px solid #ddd; }
+header.page h1 { font-size: 18px; margin: 0 0 4px; word-break: break-all; }
+.meta { color: #555; margin: 0 0 8px; word-break: break-all; }
+.meta span + span::before { content: " · "; }
+table { border-collapse: collapse; }
+th, td { padding: 2px 10px; border-bottom: 1px solid #e4e4e4; text-align: left; vertical-align: top; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+.toolbar { position: sticky; top: 0; z-index: 5; background: #f0f0f3; border-bottom: 1px solid #ccc;
+  padding: 8px 20px; display: flex; flex-wrap: wrap; gap: 6px 18px; align-items: center; }
+.toolbar fieldset { border: 0; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 4px 10px;
+  align-items: center; }
+.toolbar legend { float: left; font-weight: 600; margin-right: 6px; padding: 0; }
+.toolbar label { white-space: nowrap; cursor: pointer; }
+#visible-count { font-weight: 600; }
+.swatch { display: inline-block; padding: 0 5px; border-radius: 3px; background: var(--bg-a);
+  outline: 2px solid var(--c); outline-offset: -2px; }
+.swatch.marked { background: var(--bg-m); outline-style: dashed; }
+main { display: flex; align-items: flex-start; }
+#text { flex: 1; min-width: 0; margin: 0; padding: 16px 24px 80px; white-space: pre-wrap; overflow-wrap: anywhere;
+  font: 18px/2 "Noto Serif CJK TC", "Noto Serif CJK SC", "Source Han Serif", "Songti TC", "SimSun",
+  "Noto Sans CJK TC", "Noto Sans CJK SC", serif; background: #fff; tab-size: 4; }
+mark.edit { color: inherit; background: var(--bg-a); outline: 2px solid var(--c); outline-offset: -1px;
+  border-radius: 2px; cursor: pointer; }
+mark.edit[data-applied="0"] { background: var(--bg-m); outline-style: dashed; }
+mark.edit.blank::before { content: ""; display: inline-block; width: .5em; height: 1.1em; vertical-align: -.2em; }
+mark.edit[data-applied="1"].blank::before { background: repeating-linear-gradient(135deg, var(--c) 0 2px,
+  transparent 2px 5px); }
+mark.edit:focus-visible, mark.edit.selected { outline-width: 3px; outline-color: #111; }
+mark.edit.off { background: transparent; outline: none; cursor: auto; }
+mark.edit.off.blank::before { display: none; }
+aside#details { position: sticky; top: 52px; width: 380px; max-height: calc(100vh - 60px); overflow: auto;
+  margin: 12px; padding: 10px 14px; background: #fff; border: 1px solid #bbb; border-radius: 6px;
+  box-shadow: 0 2px 10px rgba(0, 0, 0, .12); }
+aside#details[hidden] { display: none; }
+aside#details h2 { font-size: 16px; margin: 0 0 6px; display: flex; justify-content: space-between; }
+aside#details dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 10px; margin: 0 0 8px; }
+aside#details dt { color: #555; }
+aside#details dd { margin: 0; overflow-wrap: anywhere; }
+.snippet { font: 18px/1.4 "Noto Serif CJK TC", "Noto Serif CJK SC", serif; white-space: pre-wrap;
+  background: #f3f3f3; padding: 0 4px; border-radius: 3px; }
+.codes { color: #666; font: 11px ui-monospace, monospace; }
+.cands td.text { font-size: 18px; }
+.cands tr.chosen td { background: #eef7ee; font-weight: 600; }
+pre.detail { font: 11px/1.35 ui-monospace, monospace; white-space: pre-wrap; max-height: 240px; overflow: auto; }
+.empty-note { color: #777; font-style: italic; }
+button { font: inherit; cursor: pointer; }
+input[type=search] { font: inherit; padding: 3px 6px; width: 280px; }
+.index-wrap { padding: 12px 20px; overflow-x: auto; }
+table.files td.num { white-space: nowrap; }
+tr.total td { font-weight: 600; border-top: 2px solid #999; }
+tr[hidden] { display: none; }
+"""
+
+_FILE_JS = r"""
+(function () {
+  "use strict";
+  var edits = JSON.parse(document.getElementById("edit-data").textContent);
+  var byId = {};
+  edits.forEach(function (e) { byId[String(e.id)] = e; });
+  var marks = Array.prototype.slice.call(document.querySelectorAll("#text mark.edit"));
+  var kindBoxes = Array.prototype.slice.call(document.querySelectorAll("input[data-filter-kind]"));
+  var showApplied = document.getElementById("show-applied");
+  var showMarked = document.getElementById("show-marked");
+  var slider = document.getElementById("min-confidence");
+  var sliderOut = document.getElementById("min-confidence-value");
+  var counter = document.getElementById("visible-count");
+  var panel = document.getElementById("details");
+  var current = null;
+
+  function isOn(m) { return !m.classList.contains("off"); }
+
+  function update() {
+    var kinds = {};
+    kindBoxes.forEach(function (b) { kinds[b.getAttribute("data-filter-kind")] = b.checked; });
+    var min = parseFloat(slider.value);
+    sliderOut.textContent = min.toFixed(2);
+    var n = 0;
+    marks.forEach(function (m) {
+      var on = kinds[m.getAttribute("data-kind")] === true &&
+        (m.getAttribute("data-applied") === "1" ? showApplied.checked : showMarked.checked) &&
+        parseFloat(m.getAttribute("data-confidence")) >= min;
+      m.classList.toggle("off", !on);
+      if (on) { n += 1; }
+    });
+    counter.textContent = n + " of " + marks.length + " edits highlighted";
+  }
+
+  function visible(s) {
+    return s === "" ? "\u2205 (nothing)" : s.replace(/\n/g, "\u23ce\n").replace(/\t/g, "\u21e5");
+  }
+
+  function codes(s) {
+    var out = [];
+    for (var i = 0; i < s.length; ) {
+      var cp = s.codePointAt(i);
+      out.push("U+" + cp.toString(16).toUpperCase().padStart(4, "0"));
+      i += cp > 0xffff ? 2 : 1;
+    }
+    return out.join(" ");
+  }
+
+  function el(tag, cls, text) {
+    var x = document.createElement(tag);
+    if (cls) { x.className = cls; }
+    if (text !== undefined) { x.textContent = text; }
+    return x;
+  }
+
+  function row(dl, name, value) {
+    dl.appendChild(el("dt", "", name));
+    var dd = el("dd");
+    if (typeof value === "string") { dd.textContent = value; } else { dd.appendChild(value); }
+    dl.appendChild(dd);
+    return dd;
+  }
+
+  function snippet(s) {
+    var span = el("span");
+    span.appendChild(el("span", "snippet", visible(s)));
+    if (s !== "") { span.appendChild(document.createElement("br")); span.appendChild(el("span", "codes", codes(s))); }
+    return span;
+  }
+
+  function show(m) {
+    var e = byId[m.getAttribute("data-id")];
+    if (!e) { return; }
+    if (current) { current.classList.remove("selected"); }
+    current = m;
+    m.classList.add("selected");
+    var body = document.getElementById("details-body");
+    body.textContent = "";
+    document.getElementById("details-title").textContent = "Edit #" + e.id;
+    panel.setAttribute("data-id", String(e.id));
+    var dl = el("dl");
+    row(dl, "kind", e.kind).setAttribute("data-field", "kind");
+    row(dl, "status", e.applied ? "applied" : "left marked (text unchanged)");
+    row(dl, "confidence", e.confidence.toFixed(3)).setAttribute("data-field", "confidence");
+    row(dl, "where", "input line " + e.line + ", col " + e.column + "; output line " + e.out_line +
+      ", col " + e.out_column);
+    row(dl, "before", snippet(e.before)).setAttribute("data-field", "before");
+    row(dl, "after", snippet(e.after)).setAttribute("data-field", "after");
+    row(dl, "note", e.note || "\u2014").setAttribute("data-field", "note");
+    body.appendChild(dl);
+    body.appendChild(el("h3", "", "Candidates (best first)"));
+    if (e.candidates.length === 0) {
+      body.appendChild(el("p", "empty-note", "no candidates"));
+    } else {
+      var t = el("table", "cands");
+      var head = el("tr");
+      ["#", "text", "score", "source"].forEach(function (h) { head.appendChild(el("th", "", h)); });
+      t.appendChild(head);
+      e.candidates.forEach(function (c, i) {
+        var tr = el("tr", c.text === e.after && e.applied ? "chosen" : "");
+        tr.appendChild(el("td", "num", String(i + 1)));
+        tr.appendChild(el("td", "text", visible(c.text)));
+        tr.appendChild(el("td", "num", c.score.toFixed(3)));
+        tr.appendChild(el("td", "", c.source));
+        t.appendChild(tr);
+      });
+      body.appendChild(t);
+    }
+    if (e.detail && Object.keys(e.detail).length) {
+      var d = el("details");
+      d.appendChild(el("summary", "", "detail"));
+      d.appendChild(el("pre", "detail", JSON.stringify(e.detail, null, 1)));
+      body.appendChild(d);
+    }
+    panel.hidden = false;
+  }
+
+  function step(dir) {
+    var on = marks.filter(isOn);
+    if (on.length === 0) { return; }
+    var i = current ? on.indexOf(current) : -1;
+    var next = on[((i < 0 ? (dir > 0 ? -1 : 0) : i) + dir + on.length) % on.length];
+    next.scrollIntoView({block: "center"});
+    next.focus({preventScroll: true});
+    show(next);
+  }
+
+  document.getElementById("text").addEventListener("click", function (ev) {
+    var m = ev.target.closest("mark.edit");
+    if (m && isOn(m)) { show(m); }
+  });
+  document.getElementById("text").addEventListener("keydown", function (ev) {
+    var m = ev.target.closest && ev.target.closest("mark.edit");
+    if (m && (ev.key === "Enter" || ev.key === " ")) { ev.preventDefault(); show(m); }
+  });
+  document.getElementById("details-close").addEventListener("click", function () {
+    panel.hidden = true;
+    if (current) { current.classList.remove("selected"); current = null; }
+  });
+  document.getElementById("prev-edit").addEventListener("click", function () { step(-1); });
+  document.getElementById("next-edit").addEventListener("click", function () { step(1); });
+  kindBoxes.concat([showApplied, showMarked]).forEach(function (b) { b.addEventListener("change", update); });
+  slider.addEventListener("input", update);
+  slider.addEventListener("change", update);
+
+  function fitPanel() {  // keep the panel below the sticky toolbar, whose height depends on the families
+    var h = document.querySelector(".toolbar").offsetHeight;
+    panel.style.top = (h + 8) + "px";
+    panel.style.maxHeight = "calc(100vh - " + (h + 16) + "px)";
+  }
+  window.addEventListener("resize", fitPanel);
+  fitPanel();
+  update();
+})();
+"""
+
+_INDEX_JS = r"""
+(function () {
+  "use strict";
+  var box = document.getElementById("file-filter");
+  var rows = Array.prototype.slice.call(document.querySelectorAll("tbody tr.file"));
+  var counter = document.getElementById("visible-files");
+  function update() {
+    var q = box.value.trim().toLowerCase();
+    var n = 0;
+    rows.forEach(function (r) {
+      var hit = r.getAttribute("data-name").toLowerCase().indexOf(q) >= 0;
+      r.hidden = !hit;
+      if (hit) { n += 1; }
+    });
+    counter.textContent = n + " of " + rows.length + " files";
+  }
+  box.addEventListener("input", update);
+  update();
+})();
+"""
+
+
+def _esc(text: Any) -> str:
+    """Escape for both text and quoted attributes; also keep CR, which an HTML parser would turn into LF."""
+    return html.escape(str(text), quote=True).replace("\r", "&#13;")
+
+
+def _json_for_script(data: Any) -> str:
+    """JSON that cannot end its <script> element early: markup characters become \\u escapes."""
+    text = json.dumps(data, ensure_ascii=False, allow_nan=False)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _shown(text: str) -> str:
+    """A one-line rendering for tooltips, where a bare newline or empty string would be invisible."""
+    if text == "":
+        return "∅"
+    return text.replace("\r", "␍").replace("\n", "⏎").replace("\t", "⇥")
+
+
+def _ordered_kinds(kinds: set[str]) -> list[str]:
+    known = [k for k in FAMILY_KINDS if k in kinds]
+    return known + sorted(kinds - set(known))
+
+
+def _kind_css(kinds: list[str]) -> str:
+    rules = []
+    for kind in kinds:
+        if kind in FAMILY_KINDS:
+            r, g, b = _PALETTE[FAMILY_KINDS.index(kind) % len(_PALETTE)]
+        else:  # a family added after this palette: a stable grey-blue rather than no colour at all
+            r, g, b = (90, 110, 130)
+        sel = _esc(kind)
+        rules.append(
+            f'[data-kind="{sel}"] {{ --c: rgb({r}, {g}, {b}); --bg-a: rgba({r}, {g}, {b}, .32); '
+            f"--bg-m: rgba({r}, {g}, {b}, .12); }}"
+        )
+    return "\n".join(rules)
+
+
+def _confidence(value: Any) -> float:
+    try:
+        c = float(value)
+    except (TypeError, ValueError):
+        return 0.0
+    return c if math.isfinite(c) else 0.0
+
+
+def _mark_open(e: dict[str, Any], blank: bool) -> str:
+    conf = _confidence(e.get("confidence"))
+    applied = bool(e.get("applied"))
+    status = "applied" if applied else "left marked"
+    tip = (
+        f"#{e.get('id')} {e.get('kind')}: {_shown(str(e.get('before', '')))} → {_shown(str(e.get('after', '')))}"
+        f" · confidence {conf:.3f} · {status}"
+    )
+    cls = "edit blank" if blank else "edit"
+    return (
+        f'<mark class="{cls}" tabindex="0" data-id="{_esc(e.get("id"))}" data-kind="{_esc(e.get("kind"))}"'
+        f' data-applied="{1 if applied else 0}" data-confidence="{conf!r}" title="{_esc(tip)}">'
+    )
+
+
+def _marked_text(text: str, edits: list[dict[str, Any]]) -> str:
+    """The output text with one <mark> per edit.
+
+    Spans are clamped into the text and, should two ever cross, the later one
+    is cut at the end of the earlier, so the marks always nest and the page's
+    text stays exactly the output text: one mark per edit, no character lost
+    or doubled.  Empty spans (deletions) get an empty mark drawn by CSS.
+    """
+    n = len(text)
+    spans = []
+    for e in edits:
+        start = min(max(int(e.get("out_start", 0)), 0), n)
+        end = min(max(int(e.get("out_end", start)), start), n)
+        spans.append((start, end, e))
+    spans.sort(key=lambda s: (s[0], s[1] > s[0], -s[1], s[2].get("id", 0)))
+
+    parts: list[str] = []
+    cursor = 0
+    open_ends: list[int] = []
+
+    def advance(to: int) -> None:
+        nonlocal cursor
+        if to > cursor:
+            parts.append(_esc(text[cursor:to]))
+            cursor = to
+
+    for start, end, e in spans:
+        while open_ends and open_ends[-1] <= start:
+            advance(open_ends.pop())
+            parts.append("</mark>")
+        advance(start)
+        if open_ends and end > open_ends[-1]:
+            end = open_ends[-1]
+        blank = end == start or text[start:end].strip() == ""
+        parts.append(_mark_open(e, blank))
+        if end == start:
+            parts.append("</mark>")
+        else:
+            open_ends.append(end)
+    while open_ends:
+        advance(open_ends.pop())
+        parts.append("</mark>")
+    advance(n)
+    return "".join(parts)
+
+
+def _counts(report: dict[str, Any], edits: list[dict[str, Any]]) -> dict[str, Counter]:
+    summary = report.get("summary") or {}
+    if all(isinstance(summary.get(k), dict) for k in ("detected", "applied", "marked")):
+        return {k: Counter(summary[k]) for k in ("detected", "applied", "marked")}
+    return {
+        "detected": Counter(e.get("kind") for e in edits),
+        "applied": Counter(e.get("kind") for e in edits if e.get("applied")),
+        "marked": Counter(e.get("kind") for e in edits if not e.get("applied")),
+    }
+
+
+def _panel_data(e: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "id": e.get("id"),
+        "kind": str(e.get("kind", "")),
+        "applied": bool(e.get("applied")),
+        "confidence": _confidence(e.get("confidence")),
+        "line": e.get("line"),
+        "column": e.get("column"),
+        "out_line": e.get("out_line"),
+        "out_column": e.get("out_column"),
+        "before": str(e.get("before", "")),
+        "after": str(e.get("after", "")),
+        "note": str(e.get("note", "")),
+        "candidates": [
+            {
+                "text": str(c.get("text", "")),
+                "score": _confidence(c.get("score")),
+                # reports name the proposer "source"; accept "note" from older/hand-made reports
+                "source": str(c.get("source", c.get("note", ""))),
+            }
+            for c in e.get("candidates") or []
+        ],
+        "detail": e.get("detail") or {},
+    }
+
+
+def render_file(
+    report: dict[str, Any], output_text: str, *, title: str | None = None, index_href: str | None = None
+) -> str:
+    """One page for one file: the output text with every edit highlighted, filterable and inspectable.
+
+    ``index_href`` (relative) adds a link back to the batch index.
+    """
+    edits = list(report.get("edits") or [])
+    inp = report.get("input") or {}
+    out = report.get("output") or {}
+    path = inp.get("path") or out.get("path") or "(standard input)"
+    page_title = title if title is not None else f"{path} — repair report"
+    counts = _counts(report, edits)
+    present = {str(e.get("kind")) for e in edits} | {k for c in counts.values() for k, v in c.items() if v}
+    kinds = _ordered_kinds(present)
+    per_kind_edits = Counter(str(e.get("kind")) for e in edits)
+
+    meta = [f"<span>input: {_esc(path)}</span>"]
+    if out.get("path"):
+        meta.append(f"<span>output: {_esc(out['path'])}</span>")
+    meta.append(f"<span>encoding: {_esc(inp.get('encoding') or 'unknown')}</span>")
+    segments = inp.get("encoding_segments") or []
+    if segments:
+        meta.append(f"<span>{len(segments)} encoding segments</span>")
+    meta.append(f"<span>{len(output_text)} characters out</span>")
+    if report.get("tool_version"):
+        meta.append(f"<span>repair {_esc(report['tool_version'])}</span>")
+    if index_href is not None:
+        meta.append(f'<span><a href="{_esc(index_href)}">all files</a></span>')
+
+    count_rows = []
+    for kind in kinds:
+        count_rows.append(
+            f'<tr data-kind="{_esc(kind)}"><td><span class="swatch">{_esc(kind)}</span></td>'
+            f'<td class="num">{counts["detected"][kind]}</td><td class="num">{counts["applied"][kind]}</td>'
+            f'<td class="num">{counts["marked"][kind]}</td></tr>'
+        )
+    totals = [sum(counts[k].values()) for k in ("detected", "applied", "marked")]
+    count_rows.append(
+        '<tr class="total"><td>all families</td>' + "".join(f'<td class="num">{t}</td>' for t in totals) + "</tr>"
+    )
+    counts_table = (
+        '<table class="counts"><thead><tr><th>family</th><th class="num">detected</th>'
+        '<th class="num">applied</th><th class="num">left marked</th></tr></thead><tbody>'
+        + "".join(count_rows)
+        + "</tbody></table>"
+        if kinds
+        else '<p class="empty-note">No edits: the file was left as it was.</p>'
+    )
+
+    kind_boxes = "".join(
+        f'<label data-kind="{_esc(k)}"><input type="checkbox" data-filter-kind="{_esc(k)}" checked> '
+        f'<span class="swatch">{_esc(k)}</span> ({per_kind_edits[k]})</label>'
+        for k in kinds
+        if per_kind_edits[k]
+    )
+    toolbar = f"""<div class="toolbar" role="toolbar">
+<fieldset><legend>Families</legend>{kind_boxes or '<span class="empty-note">none</span>'}</fieldset>
+<fieldset><legend>Show</legend>
+<label><input type="checkbox" id="show-applied" checked> applied</label>
+<label><input type="checkbox" id="show-marked" checked> left marked</label></fieldset>
+<fieldset><legend>Min. confidence</legend>
+<input type="range" id="min-confidence" min="0" max="1" step="0.01" value="0" aria-label="minimum confidence">
+<output id="min-confidence-value" for="min-confidence">0.00</output></fieldset>
+<span id="visible-count" aria-live="polite">{len(edits)} of {len(edits)} edits highlighted</span>
+<span><button type="button" id="prev-edit">◀ previous</button>
+<button type="button" id="next-edit">next ▶</button></span>
+</div>"""
+
+    legend = (
+        '<p class="meta">Highlighted in the output text: <span class="swatch" style="--c:#555;--bg-a:#ddd">'
+        "solid = applied</span> &nbsp; "
+        '<span class="swatch marked" style="--c:#555;--bg-m:#eee">dashed = left marked, text unchanged</span>'
+        " &nbsp; hover for a summary, click for the details and candidates.</p>"
+    )
+
+    return f"""<!DOCTYPE html>
+<html lang="zh">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="repair">
+<title>{_esc(page_title)}</title>
+<style>{_CSS}
+{_kind_css(kinds)}
+</style>
+</head>
+<body>
+<header class="page">
+<h1>{_esc(page_title)}</h1>
+<p class="meta">{"".join(meta)}</p>
+{counts_table}
+{legend}
+</header>
+{toolbar}
+<main>
+<div id="text" class="text" lang="zh">{_marked_text(output_text, edits)}</div>
+<aside id="details" hidden aria-live="polite">
+<h2><span id="details-title">Edit</span><button type="button" id="details-close" aria-label="close">✕</button></h2>
+<div id="details-body"></div>
+</aside>
+</main>
+<script type="application/json" id="edit-data">{_json_for_script([_panel_data(e) for e in edits])}</script>
+<script>{_FILE_JS}</script>
+</body>
+</html>
+"""
+
+
+def render_index(summary: dict[str, Any], pages: list[tuple[str, str]]) -> str:
+    """The batch index: per-file counts per family, with links to each file's page.
+
+    ``pages`` pairs each file of ``summary["files"]`` (same order) with the
+    relative href of its page; a file whose input is not in ``pages`` is
+    listed without a link.
+    """
+    files = list(summary.get("files") or [])
+    if len(pages) == len(files):
+        hrefs = [href for _, href in pages]
+    else:
+        by_input = dict(pages)
+        hrefs = [by_input.get(str(f.get("input"))) for f in files]
+    present: set[str] = set()
+    for f in files:
+        for key in ("detected", "applied", "marked"):
+            present |= {k for k, v in (f.get(key) or {}).items() if v}
+    kinds = _ordered_kinds(present)
+
+    totals: dict[str, Counter] = {"applied": Counter(), "marked": Counter()}
+    total_seconds = 0.0
+    any_seconds = False
+    rows = []
+    for f, href in zip(files, hrefs, strict=True):
+        applied = Counter(f.get("applied") or {})
+        marked = Counter(f.get("marked") or {})
+        totals["applied"] += applied
+        totals["marked"] += marked
+        name = str(f.get("input") or "(standard input)")
+        out_path = _esc(f.get("output") or "")
+        link = f'<a href="{_esc(href)}" title="output: {out_path}">{_esc(name)}</a>' if href else _esc(name)
+        cells = "".join(
+            f'<td class="num" data-kind="{_esc(k)}">{applied[k]} / {marked[k]}</td>'
+            if applied[k] or marked[k]
+            else '<td class="num">·</td>'
+            for k in kinds
+        )
+        seconds = f.get("seconds")
+        if isinstance(seconds, (int, float)):
+            any_seconds = True
+            total_seconds += float(seconds)
+            sec = f"{float(seconds):.2f}"
+        else:
+            sec = ""
+        rows.append(
+            f'<tr class="file" data-name="{_esc(name)}"><td>{link}</td>'
+            f"<td>{_esc(f.get('encoding') or '')}</td>{cells}"
+            f'<td class="num">{sum(applied.values())}</td><td class="num">{sum(marked.values())}</td>'
+            f'<td class="num">{sec}</td></tr>'
+        )
+    total_cells = "".join(f'<td class="num">{totals["applied"][k]} / {totals["marked"][k]}</td>' for k in kinds)
+    total_row = (
+        f'<tr class="total"><td>{len(files)} files</td><td></td>{total_cells}'
+        f'<td class="num">{sum(totals["applied"].values())}</td><td class="num">{sum(totals["marked"].values())}</td>'
+        f'<td class="num">{f"{total_seconds:.2f}" if any_seconds else ""}</td></tr>'
+    )
+    head_kinds = "".join(
+        f'<th class="num" data-kind="{_esc(k)}"><span class="swatch">{_esc(k)}</span></th>' for k in kinds
+    )
+    failed = int(summary.get("failed") or 0)
+    return f"""<!DOCTYPE html>
+<html lang="zh">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="repair">
+<title>repair reports — {len(files)} files</title>
+<style>{_CSS}
+{_kind_css(kinds)}
+</style>
+</head>
+<body>
+<header class="page">
+<h1>Repair reports</h1>
+<p class="meta"><span>{len(files)} files repaired</span><span>{failed} failed</span>
+<span>each family column: applied / left marked</span></p>
+<label>Filter by file name: <input type="search" id="file-filter" placeholder="part of a path"></label>
+<span id="visible-files" aria-live="polite">{len(files)} of {len(files)} files</span>
+</header>
+<div class="index-wrap">
+<table class="files">
+<thead><tr><th>input (hover: output)</th><th>encoding</th>{head_kinds}<th class="num">applied</th>
+<th class="num">left marked</th><th class="num">seconds</th></tr></thead>
+<tbody>
+{chr(10).join(rows)}
+</tbody>
+<tfoot>{total_row}</tfoot>
+</table>
+</div>
+<script>{_INDEX_JS}</script>
+</body>
+</html>
+"""
+
+
+def _page_path(relative_name: str) -> PurePosixPath:
+    """Where a file's page goes under html/; refuses names that would land outside it or on the index."""
+    rel = PurePosixPath(relative_name.replace("\\", "/"))
+    if rel.is_absolute() or not rel.parts or any(p in ("", ".", "..") for p in rel.parts):
+        raise ValueError(f"{relative_name!r}: not a relative file name inside the report folder")
+    page = rel.with_name(rel.name + ".html")
+    if page == PurePosixPath("index.html"):  # a file called "index" must not overwrite the index page
+        page = PurePosixPath("index_.html")
+    return page
+
+
+def write_html_reports(report_dir: Path, items: list[tuple[dict[str, Any], str, str]], summary: dict[str, Any]) -> None:
+    """Write ``html/<relative_name>.html`` per file and ``html/index.html``, each atomically.
+
+    Links are relative and percent-encoded, so the folder works from disk
+    (file://) and keeps working when moved or archived as a whole.
+    """
+    html_dir = Path(report_dir) / "html"
+    pages: dict[str, str] = {}
+    for report, output_text, relative_name in items:
+        page = _page_path(relative_name)
+        up = "../" * (len(page.parts) - 1)
+        body = render_file(report, output_text, index_href=up + "index.html")
+        write_atomic(html_dir.joinpath(*page.parts), body.encode("utf-8"))
+        key = str((report.get("input") or {}).get("path"))
+        pages[key] = "/".join(quote(p) for p in page.parts)
+    index_pages = [(str(f.get("input")), pages.get(str(f.get("input")), "")) for f in summary.get("files") or []]
+    write_atomic(html_dir / "index.html", render_index(summary, index_pages).encode("utf-8"))

@@ -1,0 +1,515 @@
+"""The HTML reports: exact text and marks (parsed), escaping, no network, and the page working in a real browser.
+
+The browser tests drive Debian's chromium through playwright.  Without either
+they are skipped, unless REPAIR_REQUIRE_BROWSER=1 (as in CI), where a missing
+browser is a failure.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterator
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote
+
+import pytest
+
+from repair import repair_bytes
+from repair.html_report import render_file, render_index, write_html_reports
+from repair.report import build_report
+
+ROOT = Path(__file__).resolve().parents[1]
+REPORTS = ROOT / "samples" / "repaired" / "_repair_reports"
+REPORT_FILES = sorted(REPORTS.glob("*.report.json"))
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+NETWORK = re.compile(r"https?:|//cdn|<link\b|\bsrc\s*=|@import|url\(", re.IGNORECASE)
+
+
+def load(path: Path) -> tuple[dict[str, Any], str]:
+    """A committed report and the committed output text it describes."""
+    report = json.loads(path.read_text(encoding="utf-8"))
+    output = (ROOT / report["output"]["path"]).read_text(encoding="utf-8")
+    assert len(output) == report["output"]["chars"]
+    return report, output
+
+
+VOID = frozenset({"meta", "input", "br", "img", "link", "hr", "wbr", "area", "base", "col", "embed", "source", "track"})
+
+
+class Page(HTMLParser):
+    """What a rendered page holds: marks, the text area's text, links, scripts and tags."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.marks: list[dict[str, str]] = []
+        self.mark_text: dict[str, str] = {}
+        self.text = ""
+        self.links: list[str] = []
+        self.scripts: list[tuple[dict[str, str], str]] = []
+        self.tags: list[tuple[str, dict[str, str]]] = []
+        self.stack: list[tuple[str, dict[str, str]]] = []
+        self.in_text = 0  # depth inside <div id="text">, 0 outside
+        self.open_marks: list[str] = []
+        self.feed(html)
+        self.close()
+        assert not self.stack, f"unclosed elements: {self.stack}"
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: v or "" for k, v in attrs}
+        self.tags.append((tag, a))
+        if tag == "a" and "href" in a:
+            self.links.append(a["href"])
+        if tag in VOID:
+            return
+        if self.in_text:
+            assert tag == "mark", f"only marks belong in the text area, found <{tag}>"
+            self.marks.append(a)
+            self.open_marks.append(a["data-id"])
+            self.mark_text[a["data-id"]] = ""
+            self.in_text += 1
+        elif a.get("id") == "text":
+            self.in_text = 1
+        self.stack.append((tag, a))
+        if tag == "script":
+            self.scripts.append((a, ""))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in VOID:
+            return
+        assert self.stack and self.stack[-1][0] == tag, f"</{tag}> closes {self.stack[-1:]}"
+        self.stack.pop()
+        if self.in_text:
+            self.in_text -= 1
+            if tag == "mark":
+                self.open_marks.pop()
+
+    def handle_data(self, data: str) -> None:
+        if self.in_text:
+            self.text += data
+            for mark_id in self.open_marks:
+                self.mark_text[mark_id] += data
+        if self.stack and self.stack[-1][0] == "script":
+            attrs, body = self.scripts[-1]
+            self.scripts[-1] = (attrs, body + data)
+
+    def edit_data(self) -> list[dict[str, Any]]:
+        (body,) = [b for a, b in self.scripts if a.get("id") == "edit-data"]
+        return json.loads(body)
+
+
+@pytest.fixture(params=REPORT_FILES, ids=[p.name.split(".")[0] for p in REPORT_FILES])
+def sample(request: pytest.FixtureRequest) -> tuple[dict[str, Any], str]:
+    return load(request.param)
+
+
+def test_samples_cover_applied_marked_and_empty_spans() -> None:
+    """The committed samples exercise what the page must show; if they stop doing so, the tests below go weak."""
+    edits = [e for p in REPORT_FILES for e in load(p)[0]["edits"]]
+    assert len(REPORT_FILES) >= 3
+    assert {e["applied"] for e in edits} == {True, False}
+    assert len({e["kind"] for e in edits}) >= 4
+    assert any(e["out_start"] == e["out_end"] for e in edits)
+
+
+def test_one_mark_per_edit(sample: tuple[dict[str, Any], str]) -> None:
+    report, output = sample
+    page = Page(render_file(report, output))
+    assert len(page.marks) == len(report["edits"])
+    by_id = {m["data-id"]: m for m in page.marks}
+    assert len(by_id) == len(page.marks)
+    for e in report["edits"]:
+        m = by_id[str(e["id"])]
+        assert m["data-kind"] == e["kind"]
+        assert m["data-applied"] == ("1" if e["applied"] else "0")
+        assert float(m["data-confidence"]) == e["confidence"]
+        assert e["kind"] in m["title"] and f"{e['confidence']:.3f}" in m["title"]
+        # the mark covers exactly the edit's span of the output text
+        assert page.mark_text[str(e["id"])] == output[e["out_start"] : e["out_end"]]
+        if e["out_start"] == e["out_end"]:
+            assert "blank" in m["class"].split()
+
+
+def test_text_area_is_the_output_text(sample: tuple[dict[str, Any], str]) -> None:
+    report, output = sample
+    page = Page(render_file(report, output))
+    assert page.text == output
+    assert page.text.count("\n") == output.count("\n") > 0
+
+
+def test_header_counts_and_filters_per_family(sample: tuple[dict[str, Any], str]) -> None:
+    report, output = sample
+    html = render_file(report, output)
+    page = Page(html)
+    kinds = {e["kind"] for e in report["edits"]}
+    boxes = {a["data-filter-kind"] for tag, a in page.tags if tag == "input" and "data-filter-kind" in a}
+    assert boxes == kinds
+    assert report["input"]["path"] in html and report["input"]["encoding"] in html
+    rows = {a["data-kind"] for tag, a in page.tags if tag == "tr" and "data-kind" in a}
+    assert rows == set(report["summary"]["detected"])
+    slider = [a for tag, a in page.tags if tag == "input" and a.get("type") == "range"]
+    assert len(slider) == 1 and slider[0]["min"] == "0" and slider[0]["max"] == "1"
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        "子曰&#x5B78;而時習之，不亦說乎？\n⼈不知而不慍，不亦君子乎？\n學而??習之\ue000不亦說乎。\n"
+        "學而時習之-abcshuwu.com\n有朋自遠方來。\n".encode(),
+        b"\xef\xbb\xbf" + "第一行\r\n⼈之初&#x4E00;\r\n".encode(),
+    ],
+    ids=["families", "crlf"],
+)
+def test_fresh_reports(data: bytes) -> None:
+    """Reports made now (more families, CR LF line ends) render to the exact output text, one mark per edit."""
+    result = repair_bytes(data)
+    report = build_report(result, input_path="in.txt", output_path="out.txt", input_bytes=data, settings={})
+    assert report["edits"]
+    page = Page(render_file(report, result.text))
+    assert page.text == result.text
+    assert sorted(m["data-id"] for m in page.marks) == sorted(str(e["id"]) for e in report["edits"])
+
+
+def crafted() -> tuple[dict[str, Any], str]:
+    """A report whose every string is hostile markup."""
+    evil = "</script><script>alert(1)</script>"
+    output = "a<b>&amp;\"'</div>" + "X" + "\r\nend"
+    start = output.index("X")
+    edit = {
+        "id": 1,
+        "kind": "question_mark",
+        "applied": False,
+        "confidence": 0.5,
+        "start": start,
+        "end": start + 1,
+        "line": 1,
+        "column": start + 1,
+        "out_start": start,
+        "out_end": start + 1,
+        "out_line": 1,
+        "out_column": start + 1,
+        "before": evil + "&",
+        "after": '"><img onerror=alert(2)>',
+        "candidates": [{"text": evil, "score": -1.0, "source": "<b>&lt;"}],
+        "note": "<!-- note & -->",
+        "detail": {"x": evil},
+    }
+    report = {
+        "input": {"path": "dir/<evil>&.txt", "encoding": 'utf-8"><script>', "encoding_segments": []},
+        "output": {"path": "out/<evil>&.txt", "chars": len(output)},
+        "summary": {"detected": {"question_mark": 1}, "applied": {}, "marked": {"question_mark": 1}},
+        "edits": [edit],
+    }
+    return report, output
+
+
+def test_escaping() -> None:
+    report, output = crafted()
+    html = render_file(report, output)
+    assert "alert(1)</script>" not in html and "<img" not in html and "<b>" not in html and "<evil>" not in html
+    page = Page(html)
+    # exactly our two scripts: the data block and the page's code
+    assert [a.get("type") for a, _ in page.scripts] == ["application/json", None]
+    assert not [t for t, _ in page.tags if t in ("img", "b", "evil")]
+    assert page.text == output  # including the CR, which a browser would otherwise turn into LF
+    (data,) = page.edit_data()
+    edit = report["edits"][0]
+    for key in ("before", "after", "note"):
+        assert data[key] == edit[key]
+    assert data["candidates"] == edit["candidates"] and data["detail"] == edit["detail"]
+    (mark,) = page.marks
+    assert mark["title"].startswith(f"#1 question_mark: {edit['before']} → {edit['after']}")
+
+
+def test_no_network_references(tmp_path: Path) -> None:
+    items = [(r, o, Path(r["output"]["path"]).name) for r, o in map(load, REPORT_FILES)]
+    summary = json.loads((REPORTS / "summary.json").read_text(encoding="utf-8"))
+    write_html_reports(tmp_path, items, summary)
+    pages = sorted((tmp_path / "html").rglob("*.html"))
+    assert len(pages) == len(items) + 1
+    for path in pages:
+        html = path.read_text(encoding="utf-8")
+        assert '<meta charset="utf-8">' in html
+        assert not NETWORK.findall(html), path
+        for tag, attrs in Page(html).tags:
+            assert tag not in ("link", "iframe", "img", "object", "embed"), (path, tag)
+            assert "src" not in attrs, (path, tag)
+    page = render_file(*crafted())
+    assert not NETWORK.findall(page)
+
+
+def test_index_links_every_page(tmp_path: Path) -> None:
+    items = [(r, o, Path(r["output"]["path"]).name) for r, o in map(load, REPORT_FILES)]
+    # a nested name and a name with characters that need percent-encoding in a link
+    report, output = load(REPORT_FILES[0])
+    report = json.loads(json.dumps(report))
+    report["input"]["path"] = "samples/seeds/子 dir/#1 論語.txt"
+    items.append((report, output, "子 dir/#1 論語.txt"))
+    summary = json.loads((REPORTS / "summary.json").read_text(encoding="utf-8"))
+    summary["files"].append({**summary["files"][0], "input": report["input"]["path"]})
+    write_html_reports(tmp_path, items, summary)
+    html_dir = tmp_path / "html"
+    index = Page((html_dir / "index.html").read_text(encoding="utf-8"))
+    assert len(index.links) == len(items)
+    for href, (_, _, name) in zip(index.links, items, strict=True):
+        target = html_dir / unquote(href)
+        assert target == html_dir / f"{name}.html" and target.is_file()
+        back = [h for h in Page(target.read_text(encoding="utf-8")).links if h.endswith("index.html")]
+        assert back and (target.parent / back[0]).resolve() == (html_dir / "index.html").resolve()
+    rows = [a["data-name"] for t, a in index.tags if t == "tr" and "data-name" in a]
+    assert rows == [f["input"] for f in summary["files"]]
+
+
+def test_index_totals() -> None:
+    summary = {
+        "files": [
+            {
+                "input": "a.txt",
+                "output": "o/a.txt",
+                "encoding": "gbk",
+                "detected": {"junk": 2, "escape": 1},
+                "applied": {"junk": 2},
+                "marked": {"escape": 1},
+                "seconds": 0.5,
+            },
+            {
+                "input": "b<&>.txt",
+                "output": "o/b.txt",
+                "encoding": "utf-8",
+                "detected": {"junk": 3},
+                "applied": {"junk": 1},
+                "marked": {"junk": 2},
+            },
+        ],
+        "failed": 2,
+    }
+    html = render_index(summary, [("a.txt", "a.txt.html"), ("b<&>.txt", "b%3C%26%3E.txt.html")])
+    assert "b<&>" not in html and "b&lt;&amp;&gt;.txt" in html
+    assert "2 failed" in html
+    total = html[html.index('<tr class="total">') :]
+    total = total[: total.index("</tr>")]
+    cells = re.findall(r"<td[^>]*>([^<]*)</td>", total)
+    assert cells == ["2 files", "", "3 / 2", "0 / 1", "3", "3", "0.50"]
+
+
+@pytest.mark.parametrize("name", ["../x.txt", "/etc/x.txt", "a/../../x.txt", ""])
+def test_page_names_stay_inside_the_report_folder(tmp_path: Path, name: str) -> None:
+    report, output = load(REPORT_FILES[0])
+    with pytest.raises(ValueError):
+        write_html_reports(tmp_path, [(report, output, name)], {"files": [], "failed": 0})
+
+
+# --- in a real browser -------------------------------------------------------------------------------------------
+
+
+def require_browser() -> None:
+    problem = None
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError as err:
+        problem = f"playwright is not installed ({err}); pip install playwright"
+    if problem is None and not os.access(CHROMIUM, os.X_OK):
+        problem = f"{CHROMIUM} not found; apt-get install chromium"
+    if problem:
+        if os.environ.get("REPAIR_REQUIRE_BROWSER") == "1":
+            pytest.fail(problem)
+        pytest.skip(problem)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    require_browser()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("site")
+    items = [(r, o, Path(r["output"]["path"]).name) for r, o in map(load, REPORT_FILES)]
+    summary = json.loads((REPORTS / "summary.json").read_text(encoding="utf-8"))
+    write_html_reports(root, items, summary)
+    return root / "html"
+
+
+@pytest.fixture
+def tab(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1280, "height": 860})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.on("request", lambda req: req.url.startswith("file:") or errors.append(f"request {req.url}"))
+    try:
+        yield page
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+def open_page(tab: Any, site: Path, report_path: Path) -> tuple[dict[str, Any], str]:
+    report, output = load(report_path)
+    tab.goto((site / f"{Path(report['output']['path']).name}.html").as_uri())
+    return report, output
+
+
+# Each mark: is it highlighted (state), does it show (box), and its full computed look.
+MARK_STATE = """() => Array.from(document.querySelectorAll('#text mark.edit')).map(m => {
+  const s = getComputedStyle(m), r = m.getBoundingClientRect();
+  return {id: Number(m.dataset.id), kind: m.dataset.kind, off: m.classList.contains('off'),
+          bg: s.backgroundColor, outline: s.outlineStyle, outlineColor: s.outlineColor,
+          shown: r.width > 0 && r.height > 0 && s.display !== 'none' && s.visibility === 'visible'};
+})"""
+TRANSPARENT = "rgba(0, 0, 0, 0)"
+
+
+def highlighted(m: dict[str, Any]) -> bool:
+    return m["shown"] and (m["bg"] != TRANSPARENT or m["outline"] != "none")
+
+
+def plain(m: dict[str, Any]) -> bool:
+    return m["off"] and m["bg"] == TRANSPARENT and m["outline"] == "none"
+
+
+@pytest.mark.parametrize("report_path", REPORT_FILES, ids=[p.name.split(".")[0] for p in REPORT_FILES])
+def test_browser_every_edit_highlighted(tab: Any, site: Path, report_path: Path) -> None:
+    report, output = open_page(tab, site, report_path)
+    marks = tab.evaluate(MARK_STATE)
+    assert sorted(m["id"] for m in marks) == sorted(e["id"] for e in report["edits"])
+    assert all(highlighted(m) and not m["off"] for m in marks), [m for m in marks if not highlighted(m)]
+    # the browser's parse of the text area is the output text, character for character
+    assert tab.evaluate("() => document.getElementById('text').textContent") == output
+    n = len(report["edits"])
+    assert tab.locator("#visible-count").inner_text() == f"{n} of {n} edits highlighted"
+
+
+def test_browser_family_checkbox(tab: Any, site: Path) -> None:
+    report, _ = open_page(tab, site, REPORT_FILES[1])
+    kinds = sorted({e["kind"] for e in report["edits"]})
+    assert len(kinds) >= 3
+    before = {m["id"]: m for m in tab.evaluate(MARK_STATE)}
+    for kind in kinds:
+        box = tab.locator(f'input[data-filter-kind="{kind}"]')
+        box.uncheck()
+        after = {m["id"]: m for m in tab.evaluate(MARK_STATE)}
+        for i, m in after.items():
+            if m["kind"] == kind:
+                assert plain(m), m
+            else:
+                assert m == before[i]
+        left = sum(1 for e in report["edits"] if e["kind"] != kind)
+        assert tab.locator("#visible-count").inner_text().startswith(f"{left} of ")
+        box.check()
+        assert {m["id"]: m for m in tab.evaluate(MARK_STATE)} == before
+
+
+def test_browser_applied_and_marked_toggles(tab: Any, site: Path) -> None:
+    report, _ = open_page(tab, site, REPORT_FILES[2])
+    applied = {e["id"] for e in report["edits"] if e["applied"]}
+    assert applied and applied != {e["id"] for e in report["edits"]}
+    tab.locator("#show-marked").uncheck()
+    assert {m["id"] for m in tab.evaluate(MARK_STATE) if not m["off"]} == applied
+    tab.locator("#show-marked").check()
+    tab.locator("#show-applied").uncheck()
+    marks = tab.evaluate(MARK_STATE)
+    assert {m["id"] for m in marks if plain(m)} == applied
+    assert all(highlighted(m) for m in marks if m["id"] not in applied)
+
+
+@pytest.mark.parametrize("threshold", ["0.95", "0.6"])
+def test_browser_confidence_slider(tab: Any, site: Path, threshold: str) -> None:
+    report, _ = open_page(tab, site, REPORT_FILES[1])
+    low = {e["id"] for e in report["edits"] if e["confidence"] < float(threshold)}
+    assert low and low != {e["id"] for e in report["edits"]}
+    tab.locator("#min-confidence").fill(threshold)
+    marks = tab.evaluate(MARK_STATE)
+    assert {m["id"] for m in marks if plain(m)} == low
+    assert all(highlighted(m) for m in marks if m["id"] not in low)
+    shown = len(report["edits"]) - len(low)
+    assert tab.locator("#visible-count").inner_text() == f"{shown} of {len(report['edits'])} edits highlighted"
+    assert tab.locator("#min-confidence-value").inner_text() == f"{float(threshold):.2f}"
+
+
+def artifacts_dir() -> Path:
+    return Path(os.environ.get("REPAIR_ARTIFACTS") or ROOT / "artifacts")
+
+
+def test_browser_click_shows_details(tab: Any, site: Path) -> None:
+    report, _ = open_page(tab, site, REPORT_FILES[1])
+    panel = tab.locator("#details")
+    assert panel.is_hidden()
+    edits = report["edits"]
+    with_candidates = next(e for e in edits if e["kind"] == "foreign_symbol" and len(e["candidates"]) > 1)
+    deletion = next(e for e in edits if e["out_start"] == e["out_end"])
+    first = next(e for e in edits if e["candidates"] and not e["applied"])
+    for e in (with_candidates, deletion, first):
+        tab.locator(f'#text mark[data-id="{e["id"]}"]').click()
+        assert panel.is_visible()
+        assert panel.get_attribute("data-id") == str(e["id"])
+        assert tab.locator("#details-title").inner_text() == f"Edit #{e['id']}"
+        assert tab.locator('#details [data-field="kind"]').inner_text() == e["kind"]
+        assert tab.locator('#details [data-field="confidence"]').inner_text() == f"{e['confidence']:.3f}"
+        before = tab.locator('#details [data-field="before"] .snippet').inner_text()
+        assert before == (e["before"].replace("\n", "⏎\n") if e["before"] else "∅ (nothing)")
+        assert tab.locator('#details [data-field="note"]').inner_text() == (e["note"] or "—")
+        cells = tab.locator("#details table.cands td.text").all_inner_texts()
+        assert cells == [c["text"] or "∅ (nothing)" for c in e["candidates"]]
+    # the state a reviewer sees: top of the file, a left-marked edit open with its candidates
+    tab.set_viewport_size({"width": 1280, "height": 1100})
+    tab.evaluate("() => window.scrollTo(0, 0)")
+    out = artifacts_dir() / "html-report.png"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tab.screenshot(path=str(out))
+    assert out.is_file() and out.stat().st_size > 10_000
+    tab.locator("#details-close").click()
+    assert panel.is_hidden()
+
+
+def test_browser_index_filter_and_links(tab: Any, site: Path) -> None:
+    tab.goto((site / "index.html").as_uri())
+    rows = tab.locator("tbody tr.file")
+    assert rows.count() == len(REPORT_FILES)
+    tab.locator("#file-filter").fill("002_")
+    assert [r.is_visible() for r in rows.all()] == ["002_" in p.name for p in REPORT_FILES]
+    assert tab.locator("#visible-files").inner_text() == f"1 of {len(REPORT_FILES)} files"
+    tab.locator("tbody tr.file a").filter(visible=True).click()
+    tab.wait_for_load_state()
+    assert tab.url.endswith("002_4bbfd19a2d3147c5.txt.html")
+    assert tab.locator("#text mark.edit").count() == len(load(REPORT_FILES[2])[0]["edits"])
+    tab.get_by_role("link", name="all files").click()
+    tab.wait_for_load_state()
+    assert tab.url.endswith("/index.html")
+
+
+def test_browser_hostile_report(tab: Any, tmp_path: Path) -> None:
+    """Markup in the text and the report stays text in a real parser: no script runs, CR LF survives."""
+    report, output = crafted()
+    dialogs: list[str] = []
+    tab.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    path = tmp_path / "evil.html"
+    path.write_text(render_file(report, output), encoding="utf-8")
+    tab.goto(path.as_uri())
+    assert tab.evaluate("() => document.getElementById('text').textContent") == output
+    assert tab.locator("script").count() == 2 and tab.locator("img, b, evil").count() == 0
+    tab.locator("#text mark.edit").click()
+    assert tab.locator('#details [data-field="before"] .snippet').inner_text() == report["edits"][0]["before"]
+    assert tab.locator("#details table.cands td.text").all_inner_texts() == [report["edits"][0]["before"][:-1]]
+    assert not dialogs
