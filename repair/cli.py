@@ -10,58 +10,16 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import dataclass
+import time
 from pathlib import Path
 
 import click
 
 from repair.api import Repairer
+from repair.batch import DEFAULT_REPORT_SUBDIR, collect_inputs
 from repair.errors import RepairError, UnwritableOutputError
 from repair.io import read_input, write_atomic
 from repair.report import build_report, dumps
-
-DEFAULT_REPORT_SUBDIR = "_repair_reports"
-
-
-@dataclass(frozen=True)
-class Job:
-    source: Path
-    relative: Path
-
-
-def collect_inputs(paths: tuple[str, ...], recursive: bool) -> tuple[list[Job], list[str]]:
-    """Expand the command line into files; errors for paths that cannot be used."""
-    jobs: list[Job] = []
-    errors: list[str] = []
-    for raw in paths:
-        p = Path(raw)
-        if p.is_dir():
-            if not recursive:
-                errors.append(f"{p}: is a directory (use -r to clean directories)")
-                continue
-            for f in sorted(x for x in p.rglob("*") if x.is_file() and not x.name.startswith(".")):
-                jobs.append(Job(f, f.relative_to(p)))
-        elif p.exists():
-            jobs.append(Job(p, Path(p.name)))
-        else:
-            errors.append(f"{p}: no such file or directory")
-    seen: dict[Path, Path] = {}
-    for job in jobs:
-        if job.relative in seen:
-            errors.append(f"{job.source}: same output name as {seen[job.relative]}")
-        seen[job.relative] = job.source
-    return jobs, errors
-
-
-def _batch_texts(jobs: list[Job]):
-    """The decoded text of every readable input (unreadable ones are reported later)."""
-    from repair.pipeline.decode import decode_bytes
-
-    for job in jobs:
-        try:
-            yield decode_bytes(read_input(job.source)).text
-        except RepairError:
-            continue
 
 
 def reference_text(data: bytes) -> str:
@@ -74,11 +32,9 @@ def _fail(message: str) -> None:
 
 
 def _settings(repairer: Repairer) -> dict:
-    return {
-        "min_confidence": repairer.min_confidence,
-        "placeholder": repairer.placeholder,
-        "families": repairer.families,
-    }
+    from repair.batch import settings_of
+
+    return settings_of(repairer)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -124,12 +80,49 @@ def main() -> None:
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="A code → character table for this digitization's home-made glyphs (repair glyphs learn).",
 )
-@click.option("-q", "--quiet", is_flag=True, help="No per-file lines on stderr.")
-def clean(paths, out_dir, report_dir, recursive, min_confidence, placeholder, references, glyph_table, quiet) -> None:
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker processes [default: all cores]; each maps the model once.",
+)
+@click.option("--html/--no-html", default=True, show_default=True, help="Also write HTML reports (REPORT_DIR/html).")
+@click.option(
+    "--in-place", is_flag=True, help="Write over the inputs, keeping each original as FILE + --backup-suffix."
+)
+@click.option("--backup-suffix", default=".orig", show_default=True, help="Backup name suffix for --in-place.")
+@click.option(
+    "--batch-witnesses/--no-batch-witnesses",
+    default=True,
+    show_default=True,
+    help="Let the files of the batch witness each other's lost characters (two extra fast passes).",
+)
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar and no per-file lines on stderr.")
+def clean(
+    paths,
+    out_dir,
+    report_dir,
+    recursive,
+    min_confidence,
+    placeholder,
+    references,
+    glyph_table,
+    jobs,
+    html,
+    in_place,
+    backup_suffix,
+    batch_witnesses,
+    quiet,
+) -> None:
     """Repair PATHS into OUT_DIR and write one report per file.
 
     Use "-" as the only path to read stdin and write the repaired text to stdout.
+    A re-run skips files whose output and report are up to date, so an
+    interrupted batch resumes where it stopped.
     """
+    from repair import batch
+
     try:
         texts = tuple(reference_text(read_input(p)) for p in references)
         repairer = Repairer(
@@ -144,74 +137,81 @@ def clean(paths, out_dir, report_dir, recursive, min_confidence, placeholder, re
         sys.exit(_clean_stream(repairer, report_dir))
     if "-" in paths:
         raise click.UsageError('"-" (stdin) cannot be mixed with file paths')
-    if out_dir is None:
-        raise click.UsageError("missing -o/--output OUT_DIR")
-    jobs, errors = collect_inputs(paths, recursive)
+    if in_place and out_dir is not None:
+        raise click.UsageError("--in-place and -o/--output exclude each other")
+    if in_place and not backup_suffix.strip():
+        raise click.UsageError("--in-place needs a non-empty --backup-suffix: the original is always kept")
+    if not in_place and out_dir is None:
+        raise click.UsageError("missing -o/--output OUT_DIR (or --in-place)")
+    if report_dir is None:
+        if in_place:
+            first = Path(paths[0])
+            report_dir = (first if first.is_dir() else first.parent) / DEFAULT_REPORT_SUBDIR
+        else:
+            report_dir = out_dir / DEFAULT_REPORT_SUBDIR
+    skip_dirs = tuple(p for p in (out_dir, report_dir) if p is not None)
+    jobs_list, errors = collect_inputs(
+        paths, recursive, skip_dirs=skip_dirs, backup_suffix=backup_suffix if in_place else None
+    )
     for e in errors:
         _fail(e)
-    report_dir = report_dir or out_dir / DEFAULT_REPORT_SUBDIR
-    for folder in (out_dir, report_dir):
+    for folder in skip_dirs:
         if folder.exists() and not folder.is_dir():
             _fail(f"{folder}: exists and is not a folder")
             sys.exit(1)
     try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-        report_dir.mkdir(parents=True, exist_ok=True)
+        for folder in skip_dirs:
+            folder.mkdir(parents=True, exist_ok=True)
     except OSError as err:
         _fail(f"cannot create output folder: {err.strerror or err}: {err.filename}")
         sys.exit(1)
-    failed = len(errors)
-    summary = []
-    if len(jobs) > 1 and repairer.lm is not None:
-        # The batch witnesses its own gaps: the same classic recurs across files.
-        repairer.with_batch_witnesses(lambda: _batch_texts(jobs))
-    for job in jobs:
-        target = out_dir / job.relative
-        try:
-            if target.resolve() == job.source.resolve():
-                raise RepairError(f"{job.source}: output would overwrite the input; choose another -o")
-            data = read_input(job.source)
-            result = repairer.repair_bytes(data)
-            report = build_report(
-                result,
-                input_path=str(job.source),
-                output_path=str(target),
-                input_bytes=data,
-                settings=_settings(repairer),
-            )
-            write_atomic(target, result.text.encode("utf-8"))
-            write_atomic(
-                report_dir / job.relative.with_name(job.relative.name + ".report.json"), dumps(report).encode("utf-8")
-            )
-        except UnwritableOutputError as err:
-            _fail(str(err))
-            failed += 1
-            continue
-        except RepairError as err:
-            _fail(f"{job.source}: {err}" if not str(err).startswith(str(job.source)) else str(err))
-            failed += 1
-            continue
-        s = report["summary"]
-        summary.append({"input": str(job.source), "output": str(target), "encoding": result.encoding, **s})
-        if not quiet:
-            click.echo(
-                f"{job.source}: {result.encoding}, {sum(s['applied'].values())} repaired, "
-                f"{sum(s['marked'].values())} marked"
+    batch.remove_stale_temporaries(*skip_dirs)
+    plan = batch.Plan(out_dir, report_dir, html=html, in_place=in_place, backup_suffix=backup_suffix)
+    workers = min(jobs or batch.default_workers(), max(1, len(jobs_list)))
+    bar = batch.progress_bar(len(jobs_list), quiet=quiet)
+    t0 = time.perf_counter()
+    chars = 0
+
+    def done(o: batch.Outcome) -> None:
+        nonlocal chars
+        chars += o.chars
+        if o.status == "failed":
+            (bar.write if bar else lambda m: click.echo(m, err=True))(f"repair: error: {o.error}")
+        elif bar is None and not quiet:
+            r = o.row
+            what = (
+                "up to date, skipped"
+                if o.status == "skipped"
+                else f"{sum(r['applied'].values())} repaired, {sum(r['marked'].values())} marked"
                 + (
                     f", {holes} lost characters marked inside repairs"
-                    if (holes := sum(s["missing_chars_in_applied"].values()))
+                    if (holes := sum(r["missing_chars_in_applied"].values()))
                     else ""
-                ),
-                err=True,
+                )
             )
+            click.echo(f"{r['input']}: {r['encoding']}, {what}", err=True)
+        if bar is not None:
+            elapsed = max(time.perf_counter() - t0, 1e-9)
+            bar.set_postfix_str(f"{chars / elapsed:,.0f} chars/s", refresh=False)
+            bar.update(1)
+
     try:
-        write_atomic(
-            report_dir / "summary.json",
-            json.dumps({"files": summary, "failed": failed}, ensure_ascii=False, indent=1).encode("utf-8"),
-        )
+        outcomes = batch.run(jobs_list, plan, repairer, workers=workers, batch_witnesses=batch_witnesses, on_done=done)
+    except KeyboardInterrupt:
+        if bar is not None:
+            bar.close()
+        _fail("interrupted: finished files are complete, no file is half-written; run again to resume")
+        sys.exit(130)
+    if bar is not None:
+        bar.close()
+    failed = len(errors) + sum(o.status == "failed" for o in outcomes)
+    try:
+        summary = batch.write_summary(plan, outcomes, time.perf_counter() - t0, workers, errors)
     except UnwritableOutputError as err:
         _fail(str(err))
-        failed += 1
+        sys.exit(1)
+    if not quiet and summary["skipped"]:
+        click.echo(f"{summary['skipped']} file(s) up to date, skipped", err=True)
     sys.exit(1 if failed else 0)
 
 

@@ -634,20 +634,38 @@ def _page_path(relative_name: str) -> PurePosixPath:
     return page
 
 
+def page_href(relative_name: str) -> str:
+    """A file's page address relative to the index (percent-encoded)."""
+    return "/".join(quote(p) for p in _page_path(relative_name).parts)
+
+
+def write_file_page(report_dir: Path, report: dict[str, Any], output_text: str, relative_name: str) -> str:
+    """Write one file's page under ``<report_dir>/html/``; returns its href relative to the index.
+
+    A batch worker writes its own file's page, so pages cost no memory in the
+    parent; the parent then writes the index once.
+    """
+    page = _page_path(relative_name)
+    up = "../" * (len(page.parts) - 1)
+    body = render_file(report, output_text, index_href=up + "index.html")
+    write_atomic(Path(report_dir) / "html" / Path(*page.parts), body.encode("utf-8"))
+    return "/".join(quote(p) for p in page.parts)
+
+
+def write_index(report_dir: Path, summary: dict[str, Any], pages: dict[str, str]) -> None:
+    """Write ``<report_dir>/html/index.html``; ``pages`` maps input path → href."""
+    index_pages = [(str(f.get("input")), pages.get(str(f.get("input")), "")) for f in summary.get("files") or []]
+    write_atomic(Path(report_dir) / "html" / "index.html", render_index(summary, index_pages).encode("utf-8"))
+
+
 def write_html_reports(report_dir: Path, items: list[tuple[dict[str, Any], str, str]], summary: dict[str, Any]) -> None:
     """Write ``html/<relative_name>.html`` per file and ``html/index.html``, each atomically.
 
     Links are relative and percent-encoded, so the folder works from disk
     (file://) and keeps working when moved or archived as a whole.
     """
-    html_dir = Path(report_dir) / "html"
-    pages: dict[str, str] = {}
-    for report, output_text, relative_name in items:
-        page = _page_path(relative_name)
-        up = "../" * (len(page.parts) - 1)
-        body = render_file(report, output_text, index_href=up + "index.html")
-        write_atomic(html_dir.joinpath(*page.parts), body.encode("utf-8"))
-        key = str((report.get("input") or {}).get("path"))
-        pages[key] = "/".join(quote(p) for p in page.parts)
-    index_pages = [(str(f.get("input")), pages.get(str(f.get("input")), "")) for f in summary.get("files") or []]
-    write_atomic(html_dir / "index.html", render_index(summary, index_pages).encode("utf-8"))
+    pages = {
+        str((report.get("input") or {}).get("path")): write_file_page(report_dir, report, output_text, relative_name)
+        for report, output_text, relative_name in items
+    }
+    write_index(report_dir, summary, pages)

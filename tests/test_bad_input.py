@@ -22,6 +22,8 @@ import pytest
 from binary_fixtures import tiny_png
 
 SUMMARY = "_repair_reports/summary.json"
+# What every batch writes besides per-file outputs: the summary, its CSV and the HTML index.
+BATCH_FILES = {SUMMARY, "_repair_reports/summary.csv", "_repair_reports/html/index.html"}
 TEXT = "子曰：學而時習之，不亦說乎？\n有朋自遠方來，不亦樂乎？\n"
 
 
@@ -62,11 +64,11 @@ def assert_one_clear_error(proc: subprocess.CompletedProcess, *mentions: str) ->
 
 def assert_nothing_left(out: Path) -> None:
     """No output, no report, no temporary file: at most the batch summary recording the failure."""
-    assert files_under(out) <= {SUMMARY}, files_under(out)
+    assert files_under(out) <= BATCH_FILES, files_under(out)
     assert tmp_files(out) == []
     if (out / SUMMARY).exists():
         summary = json.loads((out / SUMMARY).read_text(encoding="utf-8"))
-        assert summary["files"] == []
+        assert all(f["status"] == "failed" for f in summary["files"]), summary["files"]
         assert summary["failed"] >= 1
 
 
@@ -199,7 +201,7 @@ def test_output_would_overwrite_input(tmp_path: Path) -> None:
     line = assert_one_clear_error(proc, "a.txt")
     assert "overwrite" in line
     assert src.read_bytes() == data
-    assert files_under(src_dir) <= {"a.txt", SUMMARY}
+    assert files_under(src_dir) <= {"a.txt"} | BATCH_FILES
     assert tmp_files(src_dir) == []
     # The same folder spelled differently is still the same folder.
     proc = run_cli("clean", "a.txt", "-o", "../texts/.", cwd=src_dir)
@@ -256,16 +258,22 @@ def test_bad_inputs_do_not_stop_good_ones(tmp_path: Path) -> None:
     assert any("folder" in e for e in errors)
     assert (out / "good1.txt").read_text(encoding="utf-8") == "子曰學而時習之\n"
     assert (out / "good2.txt").read_text(encoding="utf-8") == "人不知而不慍\n"
-    assert files_under(out) == {
-        "good1.txt",
-        "good2.txt",
-        "_repair_reports/good1.txt.report.json",
-        "_repair_reports/good2.txt.report.json",
-        SUMMARY,
-    }
+    assert (
+        files_under(out)
+        == {
+            "good1.txt",
+            "good2.txt",
+            "_repair_reports/good1.txt.report.json",
+            "_repair_reports/good2.txt.report.json",
+            "_repair_reports/html/good1.txt.html",
+            "_repair_reports/html/good2.txt.html",
+        }
+        | BATCH_FILES
+    )
     summary = json.loads((out / SUMMARY).read_text(encoding="utf-8"))
+    # The unreadable file is in the summary as failed; the missing path and the folder never became jobs.
+    assert [f["status"] for f in summary["files"]] == ["repaired", "failed", "repaired"]
     assert summary["failed"] == 3
-    assert len(summary["files"]) == 2
 
 
 # -- a big single-line file ------------------------------------------------------------------------

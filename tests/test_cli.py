@@ -88,6 +88,10 @@ def test_clean_writes_utf8_outputs_reports_and_summary(tmp_path: Path, inputs: P
         "_repair_reports/a.txt.report.json",
         "_repair_reports/b.txt.report.json",
         "_repair_reports/summary.json",
+        "_repair_reports/summary.csv",
+        "_repair_reports/html/index.html",
+        "_repair_reports/html/a.txt.html",
+        "_repair_reports/html/b.txt.html",
     }
     # Outputs are UTF-8 (strict decoding), repaired, and keep the text otherwise.
     assert (out / "a.txt").read_bytes().decode("utf-8") == REPAIRED
@@ -119,7 +123,13 @@ def test_report_dir_override(tmp_path: Path, inputs: Path) -> None:
     proc = run_cli("clean", inputs / "a.txt", "-o", out, "--report-dir", reports)
     assert proc.returncode == 0, stderr_of(proc)
     assert files_under(out) == {"a.txt"}
-    assert files_under(reports) == {"a.txt.report.json", "summary.json"}
+    assert files_under(reports) == {
+        "a.txt.report.json",
+        "summary.json",
+        "summary.csv",
+        "html/index.html",
+        "html/a.txt.html",
+    }
     report = json.loads((reports / "a.txt.report.json").read_text(encoding="utf-8"))
     assert report["edits"][0]["after"] == "學"
 
@@ -140,8 +150,8 @@ def test_recursive_keeps_relative_paths(tmp_path: Path) -> None:
     proc = run_cli("clean", "-r", src, "-o", out)
     assert proc.returncode == 0, stderr_of(proc)
     assert files_under(out) == set(files) | {f"_repair_reports/{rel}.report.json" for rel in files} | {
-        "_repair_reports/summary.json"
-    }
+        f"_repair_reports/html/{rel}.html" for rel in files
+    } | {"_repair_reports/summary.json", "_repair_reports/summary.csv", "_repair_reports/html/index.html"}
     assert (out / "vol1/ch1/a.txt").read_text(encoding="utf-8") == RADICAL_REPAIRED
     assert (out / "vol2/a.txt").read_text(encoding="utf-8") == REPAIRED
     assert (out / "vol1/b.txt").read_text(encoding="utf-8") == "學而時習之。\n"

@@ -270,10 +270,11 @@ def fill_runs(
             e,
             after=after,
             slots=tuple(slots),
-            candidates=(Candidate(after, e.candidates[0].score if e.candidates else 0.0, "re-read, holes filled"),)
-            + tuple(e.candidates[1:])
-            if filled
-            else e.candidates,
+            candidates=(
+                (Candidate(after, e.candidates[0].score if e.candidates else 0.0, "holes filled"), *e.candidates[1:])
+                if filled
+                else e.candidates
+            ),
             detail={**e.detail, "byte_holes": changed},
             note=e.note + (f"; {filled} hole(s) filled from their surviving bytes" if filled else ""),
         )

@@ -255,9 +255,15 @@ def repair_dataset(
     ``concurrency``: the actor pool, ``n`` actors or ``(min, max)`` for an
     autoscaling pool; None: Ray's default, an autoscaling pool from one actor
     up.  Each actor holds one model (~50 MB, memory-mapped) and reserves
-    ``num_cpus`` CPUs.  ``batch_size``: rows per call; the repair works row by
-    row, so this trades scheduling overhead against the memory of a batch.
+    ``num_cpus`` CPUs for as long as the dataset runs: a fixed pool that takes
+    every CPU leaves none for a read stage (``read_text`` then ``concurrency=2``
+    on a 2-CPU instance hung with Ray 2.60), so keep ``n`` below the CPU count
+    when the dataset is read from files, or use ``(1, n)``.  ``batch_size``:
+    rows per call; the repair works row by row, so this trades scheduling
+    overhead against the memory of a batch and the balance between actors.
     ``output_column`` may equal ``column`` to replace the text in place.
+    Ray Data may reorder rows unless ``DataContext.execution_options.preserve_order``
+    is set; carry an id column to join the results back.
     """
     ray = _require_ray()
     if repairer is not None and settings:

@@ -1,0 +1,447 @@
+"""Cleaning many files: walking, a process pool, resuming, and the batch summary.
+
+The command line is a thin shell over this module.  Design choices:
+
+- Each worker process rebuilds the ``Repairer`` once from its pickled state
+  (settings, model path, witnesses) and maps the model once; files are the
+  unit of work, so a slow file never holds up the others.
+- Workers write their own outputs, reports and HTML pages, atomically
+  (``repair.io.write_atomic``): a kill leaves the old file or the new one.
+  Only small summary rows travel back to the parent.
+- A re-run skips files whose output and report are up to date: the report
+  records the input's hash, the output's hash and a fingerprint of every
+  setting that could change the result (tool version, model file, threshold,
+  references, glyph table, and the batch witnesses that touch this file).
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import os
+import re
+import resource
+import sys
+import time
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
+
+from repair.api import Repairer
+from repair.errors import RepairError
+from repair.families import FAMILY_KINDS
+from repair.io import read_input, write_atomic
+from repair.report import build_report, dumps, sha256
+
+DEFAULT_REPORT_SUBDIR = "_repair_reports"
+# Written by write_atomic: ".<name>.<8 random chars>.tmp"; a kill can leave one.
+STALE_TMP_RE = re.compile(r"^\..+\.[A-Za-z0-9_]{8}\.tmp$")
+
+
+@dataclass(frozen=True)
+class Job:
+    source: Path
+    relative: Path
+
+
+@dataclass
+class Plan:
+    """Where a batch writes; ``in_place`` writes over the inputs after keeping a backup."""
+
+    out_dir: Path | None
+    report_dir: Path
+    html: bool = True
+    in_place: bool = False
+    backup_suffix: str = ".orig"
+
+    def target(self, job: Job) -> Path:
+        return job.source if self.in_place else self.out_dir / job.relative  # type: ignore[operator]
+
+    def report_path(self, job: Job) -> Path:
+        return self.report_dir / job.relative.with_name(job.relative.name + ".report.json")
+
+
+@dataclass
+class Outcome:
+    """One file's row in the summary."""
+
+    row: dict[str, Any]
+    status: str  # "repaired", "skipped" or "failed"
+    error: str = ""
+    page: str = ""
+    chars: int = 0
+    pid: int = 0
+    peak_rss_mb: float = 0.0
+    lines: list[str] = field(default_factory=list)
+
+
+def collect_inputs(
+    paths: tuple[str, ...], recursive: bool, *, skip_dirs: tuple[Path, ...] = (), backup_suffix: str | None = None
+) -> tuple[list[Job], list[str]]:
+    """Expand the command line into files; errors for paths that cannot be used.
+
+    Hidden files, report folders and (in place) backups are never inputs, so a
+    re-run over the same folder does not clean its own by-products.
+    """
+    skip = {p.resolve() for p in skip_dirs}
+    jobs: list[Job] = []
+    errors: list[str] = []
+    for raw in paths:
+        p = Path(raw)
+        if p.is_dir():
+            if not recursive:
+                errors.append(f"{p}: is a directory (use -r to clean directories)")
+                continue
+            # A folder to skip that is the walked folder itself is not skipped: writing
+            # onto the inputs is then caught file by file ("would overwrite").
+            skip_here = {s for s in skip if s != p.resolve()}
+            for f in sorted(p.rglob("*")):
+                rel = f.relative_to(p)
+                if not f.is_file() or any(part.startswith(".") or part == DEFAULT_REPORT_SUBDIR for part in rel.parts):
+                    continue
+                if backup_suffix and f.name.endswith(backup_suffix):
+                    continue
+                if any(s in f.resolve().parents for s in skip_here):
+                    continue
+                jobs.append(Job(f, rel))
+        elif p.exists():
+            jobs.append(Job(p, Path(p.name)))
+        else:
+            errors.append(f"{p}: no such file or directory")
+    seen: dict[Path, Path] = {}
+    for job in jobs:
+        if job.relative in seen:
+            errors.append(f"{job.source}: same output name as {seen[job.relative]}")
+        seen[job.relative] = job.source
+    return jobs, errors
+
+
+def remove_stale_temporaries(*folders: Path) -> int:
+    """Delete temporary files a killed run left behind (never anything else)."""
+    removed = 0
+    for folder in folders:
+        if not folder.is_dir():
+            continue
+        for f in folder.rglob(".*.tmp"):
+            if f.is_file() and STALE_TMP_RE.match(f.name):
+                try:
+                    f.unlink()
+                    removed += 1
+                except OSError:
+                    pass
+    return removed
+
+
+def settings_of(repairer: Repairer) -> dict[str, Any]:
+    return {
+        "min_confidence": repairer.min_confidence,
+        "placeholder": repairer.placeholder,
+        "families": repairer.families,
+    }
+
+
+def fingerprint(repairer: Repairer, witness_digest: str = "") -> str:
+    """Everything besides the input that decides a file's output, hashed."""
+    from repair import __version__
+
+    model = None
+    if repairer.lm is not None:
+        st = Path(repairer.lm.path).stat()
+        model = [str(Path(repairer.lm.path).resolve()), st.st_size, st.st_mtime_ns]
+    glyphs = repairer._glyphs
+    parts = {
+        "tool": __version__,
+        "settings": settings_of(repairer),
+        "model": model,
+        "references": [sha256(t) for t in repairer.references],
+        "glyphs": sorted((k, v.char) for k, v in glyphs.items()) if glyphs is not None else None,
+        "witnesses": witness_digest,
+    }
+    return hashlib.sha256(json.dumps(parts, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:32]
+
+
+def witness_digest(repairer: Repairer, keys: set[str]) -> str:
+    """What the batch's witnesses say about these gap contexts (a file's share of the index)."""
+    index = repairer._witnesses
+    if index is None or not keys:
+        return ""
+    seen = {k: sorted(index.fills[k].items()) for k in sorted(keys) if k in index.fills}
+    return hashlib.sha256(json.dumps(seen, ensure_ascii=False).encode()).hexdigest()[:16] if seen else ""
+
+
+def up_to_date(plan: Plan, job: Job, data: bytes, fp: str) -> dict[str, Any] | None:
+    """The existing report, when the file's output and report match its input and settings."""
+    try:
+        report = json.loads(plan.report_path(job).read_text(encoding="utf-8"))
+        if report.get("settings", {}).get("fingerprint") != fp:
+            return None
+        current = sha256(data)
+        if plan.in_place:
+            # The input is the output now; a file changed since is cleaned again.
+            return report if current == report["output"]["sha256"] else None
+        target = plan.target(job).read_bytes()
+        if current == report["input"]["sha256"] and sha256(target.decode("utf-8")) == report["output"]["sha256"]:
+            return report
+    except (OSError, ValueError, KeyError, UnicodeDecodeError):
+        return None
+    return None
+
+
+# --- the worker side -------------------------------------------------------------------------
+
+_WORKER: Repairer | None = None
+
+
+def _init_worker(repairer: Repairer) -> None:
+    global _WORKER
+    _WORKER = repairer
+
+
+def _peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def clean_one(job: Job, plan: Plan, fp: str, repairer: Repairer | None = None) -> Outcome:
+    """Repair one file and write its output, report and page; never raises for bad input."""
+    repairer = repairer or _WORKER
+    assert repairer is not None
+    t0 = time.perf_counter()
+    target = plan.target(job)
+    base = {"input": str(job.source), "output": str(target)}
+    try:
+        data = read_input(job.source)
+        existing = up_to_date(plan, job, data, fp)
+        if existing is not None:
+            page = ""
+            if plan.html:
+                from repair.html_report import page_href
+
+                page = page_href(job.relative.as_posix())
+                if not (plan.report_dir / "html" / Path(*page.split("/"))).exists():
+                    from repair.html_report import write_file_page
+
+                    page = write_file_page(
+                        plan.report_dir, existing, plan.target(job).read_text("utf-8"), job.relative.as_posix()
+                    )
+            return Outcome(_row(base, existing, 0.0), "skipped", page=page, pid=os.getpid(), peak_rss_mb=_peak_rss_mb())
+        if not plan.in_place and target.resolve() == job.source.resolve():
+            raise RepairError(f"{job.source}: output would overwrite the input; choose another -o or --in-place")
+        result = repairer.repair_bytes(data)
+        report = build_report(
+            result,
+            input_path=str(job.source),
+            output_path=str(target),
+            input_bytes=data,
+            settings={**settings_of(repairer), "fingerprint": fp},
+        )
+        out = result.text.encode("utf-8")
+        if plan.in_place:
+            backup = job.source.with_name(job.source.name + plan.backup_suffix)
+            if not backup.exists():  # the first backup holds the original; never overwrite it
+                write_atomic(backup, data)
+            if out != data:
+                write_atomic(target, out)
+        else:
+            write_atomic(target, out)
+        write_atomic(plan.report_path(job), dumps(report).encode("utf-8"))
+        page = ""
+        if plan.html:
+            from repair.html_report import write_file_page
+
+            page = write_file_page(plan.report_dir, report, result.text, job.relative.as_posix())
+        seconds = time.perf_counter() - t0
+        return Outcome(
+            _row(base, report, seconds),
+            "repaired",
+            page=page,
+            chars=len(result.source_text),
+            pid=os.getpid(),
+            peak_rss_mb=_peak_rss_mb(),
+        )
+    except RepairError as err:
+        msg = str(err) if str(err).startswith(str(job.source)) else f"{job.source}: {err}"
+        return Outcome({**base, "status": "failed", "error": msg}, "failed", error=msg, pid=os.getpid())
+
+
+def _row(base: dict[str, Any], report: dict[str, Any], seconds: float) -> dict[str, Any]:
+    s = report["summary"]
+    return {
+        **base,
+        "encoding": report["input"]["encoding"],
+        "chars": report["input"]["chars"],
+        "seconds": round(seconds, 3),
+        **s,
+    }
+
+
+# --- the parent side -------------------------------------------------------------------------
+
+
+def run(
+    jobs: list[Job],
+    plan: Plan,
+    repairer: Repairer,
+    *,
+    workers: int = 1,
+    batch_witnesses: bool = True,
+    on_done: Callable[[Outcome], None] | None = None,
+) -> list[Outcome]:
+    """Clean every job; outcomes in job order.  KeyboardInterrupt propagates after the pool stops."""
+    keys_by_job: dict[int, set[str]] = {}
+    if batch_witnesses and len(jobs) > 1 and repairer.lm is not None:
+        keys_by_job = _batch_witnesses(jobs, repairer, workers)
+    fps = [fingerprint(repairer, witness_digest(repairer, keys_by_job.get(i, set()))) for i in range(len(jobs))]
+    outcomes: list[Outcome | None] = [None] * len(jobs)
+    if workers <= 1 or len(jobs) <= 1:
+        for i, job in enumerate(jobs):
+            outcomes[i] = clean_one(job, plan, fps[i], repairer)
+            if on_done:
+                on_done(outcomes[i])
+        return outcomes  # type: ignore[return-value]
+    ctx = get_context("spawn")
+    with ProcessPoolExecutor(
+        max_workers=workers, mp_context=ctx, initializer=_init_worker, initargs=(repairer,)
+    ) as pool:
+        try:
+            pending = {pool.submit(clean_one, job, plan, fps[i]): i for i, job in enumerate(jobs)}
+            while pending:
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for fut in done:
+                    i = pending.pop(fut)
+                    outcomes[i] = fut.result()
+                    if on_done:
+                        on_done(outcomes[i])
+        except BaseException:
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
+    return outcomes  # type: ignore[return-value]
+
+
+def _exact_keys(path: Path) -> set[str]:
+    from repair.fill.ranker import gap_keys
+
+    try:
+        text = _exact_text(path)
+    except RepairError:
+        return set()
+    result = Repairer(model=None).repair_text(text)
+    return gap_keys(result.text, result.edits)
+
+
+def _exact_text(path: Path) -> str:
+    from repair.pipeline.decode import decode_bytes
+
+    return Repairer(model=None).repair_text(decode_bytes(read_input(path)).text).text
+
+
+def _index_part(args: tuple[Path, frozenset[str]]) -> dict[str, dict[str, int]]:
+    from repair.fill.witness import WitnessIndex
+
+    path, keys = args
+    index = WitnessIndex(only=set(keys))
+    try:
+        index.add(_exact_text(path))
+    except RepairError:
+        return {}
+    return {k: dict(v) for k, v in index.fills.items()}
+
+
+def _batch_witnesses(jobs: list[Job], repairer: Repairer, workers: int) -> dict[int, set[str]]:
+    """Let the batch's clean text witness its own gaps (two passes, in the pool); keys per job."""
+    from repair.fill.witness import WitnessIndex
+
+    paths = [j.source for j in jobs]
+    ctx = get_context("spawn")
+    if workers > 1:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+            keys = list(pool.map(_exact_keys, paths, chunksize=4))
+            every = frozenset().union(*keys)
+            parts = list(pool.map(_index_part, [(p, every) for p in paths], chunksize=4))
+    else:
+        keys = [_exact_keys(p) for p in paths]
+        every = frozenset().union(*keys)
+        parts = [_index_part((p, every)) for p in paths]
+    index = WitnessIndex(only=set(every))
+    for part in parts:
+        for k, counts in part.items():
+            index.fills[k].update(counts)
+    if repairer._witnesses is not None:
+        for k, v in repairer._witnesses.fills.items():
+            index.fills[k].update(v)
+    repairer._witnesses = index
+    return dict(enumerate(keys))
+
+
+def write_summary(
+    plan: Plan, outcomes: list[Outcome], seconds: float, workers: int, errors: list[str] = ()
+) -> dict[str, Any]:
+    """summary.json, summary.csv and the HTML index; ``errors``: paths that never became jobs."""
+    peaks: dict[int, float] = {}
+    for o in outcomes:
+        if o.pid:
+            peaks[o.pid] = max(peaks.get(o.pid, 0.0), o.peak_rss_mb)
+    summary = {
+        "files": [{**o.row, "status": o.status} for o in outcomes],
+        "failed": sum(o.status == "failed" for o in outcomes) + len(errors),
+        "errors": list(errors),
+        "skipped": sum(o.status == "skipped" for o in outcomes),
+        "repaired": sum(o.status == "repaired" for o in outcomes),
+        "seconds": round(seconds, 3),
+        "workers": workers,
+        "peak_rss_mb_per_worker": {str(pid): round(mb, 1) for pid, mb in sorted(peaks.items())},
+    }
+    write_atomic(plan.report_dir / "summary.json", json.dumps(summary, ensure_ascii=False, indent=1).encode("utf-8"))
+    write_atomic(plan.report_dir / "summary.csv", summary_csv(summary["files"]).encode("utf-8"))
+    if plan.html:
+        from repair.html_report import write_index
+
+        pages = {o.row["input"]: o.page for o in outcomes if o.page}
+        write_index(plan.report_dir, summary, pages)
+    return summary
+
+
+def summary_csv(rows: list[dict[str, Any]]) -> str:
+    """One line per file: encoding, status, time, and detected/applied/marked per family."""
+    kinds = [k for k in FAMILY_KINDS if any(r.get("detected", {}).get(k) for r in rows)]
+    head = ["input", "output", "status", "encoding", "chars", "seconds", "applied", "marked", "error"]
+    head += [f"{what}_{k}" for k in kinds for what in ("detected", "applied", "marked")]
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(head)
+    for r in rows:
+        w.writerow(
+            [
+                r.get("input"),
+                r.get("output"),
+                r.get("status"),
+                r.get("encoding", ""),
+                r.get("chars", ""),
+                r.get("seconds", ""),
+                sum(r.get("applied", {}).values()),
+                sum(r.get("marked", {}).values()),
+                r.get("error", ""),
+            ]
+            + [r.get(what, {}).get(k, 0) for k in kinds for what in ("detected", "applied", "marked")]
+        )
+    return buf.getvalue()
+
+
+def default_workers() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+def progress_bar(total: int, *, quiet: bool):
+    """A tqdm bar on a terminal (files/s, characters/s in the postfix); None when quiet or piped."""
+    if quiet or not sys.stderr.isatty():
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="file", dynamic_ncols=True, file=sys.stderr)
