@@ -35,6 +35,8 @@ ROWS = [
     (17, None),
 ]
 ENV = {"RAY_USAGE_STATS_ENABLED": "0"}
+# Ray's own DataContext warns about its deprecated settings when it is shipped to workers.
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:ray.data.context")
 
 
 def require_ray():
