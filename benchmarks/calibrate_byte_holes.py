@@ -86,8 +86,7 @@ def main() -> None:
                 table[kind][lo][0] += 1
                 table[kind][lo][1] += ok
         report["temperatures"][t] = {
-            kind: {str(lo): {"n": n, "right": k} for lo, (n, k) in sorted(bins.items())}
-            for kind, bins in table.items()
+            kind: {str(lo): {"n": n, "right": k} for lo, (n, k) in sorted(bins.items())} for kind, bins in table.items()
         }
         print(f"T={t}")
         for kind, bins in sorted(table.items()):

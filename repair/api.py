@@ -140,10 +140,21 @@ class Repairer:
             "model": model,
             "references": self.references,
             "glyph_table": self._glyphs,
+            # The witness index already holds the references and any batch
+            # witnesses: a worker must see the same evidence as the parent.
+            "witnesses": self._witnesses,
         }
 
     def __setstate__(self, state: dict) -> None:
+        state = dict(state)
+        witnesses = state.pop("witnesses", None)
+        references = tuple(state.get("references", ()))
+        if witnesses is not None:
+            state["references"] = ()  # already in the witness index; not re-indexed per worker
         self.__init__(**state)  # type: ignore[misc]
+        if witnesses is not None:
+            self.references = references
+            self._witnesses = witnesses
 
 
 def _load_model(model: object):

@@ -145,8 +145,8 @@ def settings_of(repairer: Repairer) -> dict[str, Any]:
     }
 
 
-def fingerprint(repairer: Repairer, witness_digest: str = "") -> str:
-    """Everything besides the input that decides a file's output, hashed."""
+def fingerprint(repairer: Repairer) -> str:
+    """Every setting besides the input that decides a file's output, hashed (batch witnesses apart)."""
     from repair import __version__
 
     model = None
@@ -160,7 +160,6 @@ def fingerprint(repairer: Repairer, witness_digest: str = "") -> str:
         "model": model,
         "references": [sha256(t) for t in repairer.references],
         "glyphs": sorted((k, v.char) for k, v in glyphs.items()) if glyphs is not None else None,
-        "witnesses": witness_digest,
     }
     return hashlib.sha256(json.dumps(parts, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:32]
 
@@ -174,16 +173,24 @@ def witness_digest(repairer: Repairer, keys: set[str]) -> str:
     return hashlib.sha256(json.dumps(seen, ensure_ascii=False).encode()).hexdigest()[:16] if seen else ""
 
 
-def up_to_date(plan: Plan, job: Job, data: bytes, fp: str) -> dict[str, Any] | None:
-    """The existing report, when the file's output and report match its input and settings."""
+def up_to_date(plan: Plan, job: Job, data: bytes, fp: tuple[str, str]) -> dict[str, Any] | None:
+    """The existing report, when the file's output and report match its input and settings.
+
+    ``fp`` is (settings fingerprint, digest of the batch witnesses for this
+    file's gaps).  In place, the batch's texts are the earlier outputs, so the
+    witnesses drawn from them are not comparable and only the settings count.
+    """
     try:
         report = json.loads(plan.report_path(job).read_text(encoding="utf-8"))
-        if report.get("settings", {}).get("fingerprint") != fp:
+        settings = report.get("settings", {})
+        if settings.get("fingerprint") != fp[0]:
             return None
         current = sha256(data)
         if plan.in_place:
             # The input is the output now; a file changed since is cleaned again.
             return report if current == report["output"]["sha256"] else None
+        if settings.get("witnesses", "") != fp[1]:
+            return None
         target = plan.target(job).read_bytes()
         if current == report["input"]["sha256"] and sha256(target.decode("utf-8")) == report["output"]["sha256"]:
             return report
@@ -206,7 +213,7 @@ def _peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def clean_one(job: Job, plan: Plan, fp: str, repairer: Repairer | None = None) -> Outcome:
+def clean_one(job: Job, plan: Plan, fp: tuple[str, str], repairer: Repairer | None = None) -> Outcome:
     """Repair one file and write its output, report and page; never raises for bad input."""
     repairer = repairer or _WORKER
     assert repairer is not None
@@ -237,7 +244,7 @@ def clean_one(job: Job, plan: Plan, fp: str, repairer: Repairer | None = None) -
             input_path=str(job.source),
             output_path=str(target),
             input_bytes=data,
-            settings={**settings_of(repairer), "fingerprint": fp},
+            settings={**settings_of(repairer), "fingerprint": fp[0], "witnesses": fp[1]},
         )
         out = result.text.encode("utf-8")
         if plan.in_place:
@@ -295,7 +302,8 @@ def run(
     keys_by_job: dict[int, set[str]] = {}
     if batch_witnesses and len(jobs) > 1 and repairer.lm is not None:
         keys_by_job = _batch_witnesses(jobs, repairer, workers)
-    fps = [fingerprint(repairer, witness_digest(repairer, keys_by_job.get(i, set()))) for i in range(len(jobs))]
+    settings_fp = fingerprint(repairer)
+    fps = [(settings_fp, witness_digest(repairer, keys_by_job.get(i, set()))) for i in range(len(jobs))]
     outcomes: list[Outcome | None] = [None] * len(jobs)
     if workers <= 1 or len(jobs) <= 1:
         for i, job in enumerate(jobs):

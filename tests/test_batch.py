@@ -1,0 +1,258 @@
+"""Batch cleaning at scale: the pool, resuming, in-place with backups, idempotence, summaries, progress.
+
+Every test runs ``python -m repair clean`` as a user would, on copies of the
+committed sample files (real seeds and synthetic damage) in tmp_path.
+"""
+
+from __future__ import annotations
+
+import csv
+import fcntl
+import io
+import json
+import os
+import pty
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import time
+from pathlib import Path
+
+import pytest
+
+from repair.batch import STALE_TMP_RE
+
+SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+REPORTS = "_repair_reports"
+
+
+def run_cli(*args: object, timeout: int = 600) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "repair", *map(str, args)], capture_output=True, timeout=timeout, input=b""
+    )
+
+
+# Seed 001 alone takes most of a run's time (hundreds of marked gaps): the
+# batch tests use the other seeds, so that the suite stays quick.
+SLOW = {"001_dfc42dce5daf12cb.txt"}
+FILES = 10
+
+
+def sample_tree(root: Path, copies: int = 1) -> Path:
+    """Seeds and synthetic samples (FILES files), ``copies`` times under numbered folders."""
+    src = root / "in"
+    for n in range(copies):
+        for folder in ("seeds", "synthetic"):
+            shutil.copytree(SAMPLES / folder, src / f"set{n}" / folder, ignore=lambda _d, names: SLOW & set(names))
+    return src
+
+
+def outputs(out: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(out).as_posix(): p.read_bytes()
+        for p in out.rglob("*")
+        if p.is_file() and REPORTS not in p.relative_to(out).parts
+    }
+
+
+def summary(reports: Path) -> dict:
+    return json.loads((reports / "summary.json").read_text(encoding="utf-8"))
+
+
+def stale(root: Path) -> list[Path]:
+    return [p for p in root.rglob(".*.tmp") if STALE_TMP_RE.match(p.name)]
+
+
+def test_two_workers_give_what_one_gives(tmp_path: Path) -> None:
+    src = sample_tree(tmp_path)
+    one, two = tmp_path / "one", tmp_path / "two"
+    assert run_cli("clean", "-r", src, "-o", one, "--jobs", "1", "-q").returncode == 0
+    proc = run_cli("clean", "-r", src, "-o", two, "--jobs", "2", "-q")
+    assert proc.returncode == 0, proc.stderr
+    assert outputs(one) == outputs(two)
+    assert len(outputs(one)) == FILES
+    s = summary(two / REPORTS)
+    assert s["workers"] == 2 and s["repaired"] == FILES and s["failed"] == 0
+    # Two worker processes did the work, each reporting its own peak memory.
+    assert len(s["peak_rss_mb_per_worker"]) == 2
+    assert all(mb > 10 for mb in s["peak_rss_mb_per_worker"].values())
+
+
+def test_rerun_skips_up_to_date_files_and_redoes_changed_ones(tmp_path: Path) -> None:
+    src = sample_tree(tmp_path)
+    out = tmp_path / "out"
+    assert run_cli("clean", "-r", src, "-o", out, "-q").returncode == 0
+    first = outputs(out)
+    proc = run_cli("clean", "-r", src, "-o", out)
+    assert proc.returncode == 0
+    assert summary(out / REPORTS)["skipped"] == FILES
+    assert f"{FILES} file(s) up to date, skipped" in proc.stderr.decode()
+    # An input that changed is cleaned again; the others are not.
+    changed = next(src.rglob("scraped.txt"))
+    changed.write_text("子曰&#x5B78;而時習之\n", encoding="utf-8")
+    assert run_cli("clean", "-r", src, "-o", out, "-q").returncode == 0
+    s = summary(out / REPORTS)
+    assert (s["skipped"], s["repaired"]) == (FILES - 1, 1)
+    assert (out / changed.relative_to(src)).read_text(encoding="utf-8") == "子曰學而時習之\n"
+    # An output edited by hand is not up to date any more.
+    victim = out / "set0/seeds/000_fd37a82b67ea94b2.txt"
+    victim.write_text("tampered", encoding="utf-8")
+    assert run_cli("clean", "-r", src, "-o", out, "-q").returncode == 0
+    assert victim.read_bytes() == first["set0/seeds/000_fd37a82b67ea94b2.txt"]
+    assert summary(out / REPORTS)["repaired"] == 1
+    # Another setting that can change the result makes everything stale.
+    assert run_cli("clean", "-r", src, "-o", out, "-q", "--min-confidence", "0.95").returncode == 0
+    assert summary(out / REPORTS)["repaired"] == FILES
+
+
+def test_kill_leaves_no_half_file_and_the_rerun_resumes(tmp_path: Path) -> None:
+    src = sample_tree(tmp_path, copies=4)
+    reference = tmp_path / "reference"
+    assert run_cli("clean", "-r", src, "-o", reference, "-q", "--jobs", "2").returncode == 0
+    expected = outputs(reference)
+    out = tmp_path / "out"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "repair", "clean", "-r", str(src), "-o", str(out), "-q", "--jobs", "2"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and len(list((out / REPORTS).glob("set*/*/*.report.json"))) < 3:
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    done = outputs(out)
+    assert 0 < len(done) < len(expected), "the kill should land mid-batch"
+    # Whatever was written is whole: byte for byte what an uninterrupted run writes.
+    for rel, data in done.items():
+        assert data == expected[rel], rel
+    rerun = run_cli("clean", "-r", src, "-o", out, "-q", "--jobs", "2")
+    assert rerun.returncode == 0, rerun.stderr
+    assert outputs(out) == expected
+    s = summary(out / REPORTS)
+    assert s["skipped"] >= 1 and s["skipped"] + s["repaired"] == len(expected)
+    assert stale(out) == []
+
+
+def test_ctrl_c_stops_cleanly(tmp_path: Path) -> None:
+    src = sample_tree(tmp_path, copies=4)
+    out = tmp_path / "out"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "repair", "clean", "-r", str(src), "-o", str(out), "-q", "--jobs", "2"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and len(list((out / REPORTS).glob("set*/*/*.report.json"))) < 2:
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGINT)  # what a terminal sends to the whole foreground group
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert b"Traceback" not in err
+    assert b"run again to resume" in err
+    assert stale(out) == []
+
+
+def test_in_place_keeps_the_original_and_is_idempotent(tmp_path: Path) -> None:
+    src = sample_tree(tmp_path)
+    originals = {p: p.read_bytes() for p in src.rglob("*") if p.is_file()}
+    proc = run_cli("clean", "-r", src, "--in-place", "-q")
+    assert proc.returncode == 0, proc.stderr
+    for path, data in originals.items():
+        backup = path.with_name(path.name + ".orig")
+        assert backup.read_bytes() == data
+    changed = [p for p, data in originals.items() if p.read_bytes() != data]
+    assert changed, "the samples have damage to repair"
+    after = {p: p.read_bytes() for p in originals}
+    # Again: nothing changes, backups are neither cleaned nor overwritten, reports are not inputs.
+    proc = run_cli("clean", "-r", src, "--in-place", "-q")
+    assert proc.returncode == 0, proc.stderr
+    assert {p: p.read_bytes() for p in originals} == after
+    assert all(p.with_name(p.name + ".orig").read_bytes() == data for p, data in originals.items())
+    assert summary(src / REPORTS)["skipped"] == len(originals)
+    assert not list(src.rglob("*.orig.orig"))
+
+
+def test_in_place_refuses_an_output_folder(tmp_path: Path) -> None:
+    src = sample_tree(tmp_path)
+    proc = run_cli("clean", "-r", src, "--in-place", "-o", tmp_path / "out")
+    assert proc.returncode == 2
+    assert b"exclude each other" in proc.stderr
+
+
+def test_cleaning_cleaned_files_changes_nothing(tmp_path: Path) -> None:
+    src = sample_tree(tmp_path)
+    once, twice = tmp_path / "once", tmp_path / "twice"
+    assert run_cli("clean", "-r", src, "-o", once, "-q").returncode == 0
+    # The outputs, cleaned as new inputs (fresh folder: no resume involved).
+    clean_copy = tmp_path / "clean_copy"
+    for rel, data in outputs(once).items():
+        (clean_copy / rel).parent.mkdir(parents=True, exist_ok=True)
+        (clean_copy / rel).write_bytes(data)
+    assert run_cli("clean", "-r", clean_copy, "-o", twice, "-q").returncode == 0
+    assert outputs(twice) == outputs(once)
+    s = summary(twice / REPORTS)
+    assert sum(sum(f["applied"].values()) for f in s["files"]) == 0
+
+
+def test_summary_csv_matches_the_json(tmp_path: Path) -> None:
+    src = sample_tree(tmp_path)
+    (src / "broken.txt").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)))
+    out = tmp_path / "out"
+    proc = run_cli("clean", "-r", src, "-o", out, "-q")
+    assert proc.returncode == 1
+    s = summary(out / REPORTS)
+    rows = list(csv.DictReader(io.StringIO((out / REPORTS / "summary.csv").read_text(encoding="utf-8"))))
+    assert [r["input"] for r in rows] == [f["input"] for f in s["files"]]
+    for row, f in zip(rows, s["files"], strict=True):
+        assert row["status"] == f["status"]
+        if f["status"] == "failed":
+            assert "not a text file" in row["error"]
+            continue
+        assert row["encoding"] == f["encoding"]
+        assert int(row["applied"]) == sum(f["applied"].values())
+        assert int(row["marked"]) == sum(f["marked"].values())
+        for kind, n in f["detected"].items():
+            assert int(row[f"detected_{kind}"]) == n
+        assert float(row["seconds"]) > 0
+    index = (out / REPORTS / "html" / "index.html").read_text(encoding="utf-8")
+    assert index.count(".html") >= FILES
+
+
+def _run_in_terminal(args: list[str]) -> str:
+    """Run the command with a terminal as its stderr (as a user at a shell)."""
+    main, sub = pty.openpty()
+    fcntl.ioctl(sub, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 120, 0, 0))  # a real terminal has a size
+    proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=sub, close_fds=True)
+    os.close(sub)
+    chunks = []
+    while True:
+        try:
+            data = os.read(main, 4096)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    proc.wait(timeout=300)
+    os.close(main)
+    return b"".join(chunks).decode("utf-8", "replace")
+
+
+@pytest.mark.parametrize("quiet", [False, True])
+def test_progress_bar_on_a_terminal_only(tmp_path: Path, quiet: bool) -> None:
+    src = sample_tree(tmp_path)
+    args = [sys.executable, "-m", "repair", "clean", "-r", str(src), "-o", str(tmp_path / "out"), "--jobs", "1"]
+    shown = _run_in_terminal(args + (["-q"] if quiet else []))
+    if quiet:
+        assert "file/s" not in shown and "chars/s" not in shown
+    else:
+        assert f"{FILES}/{FILES}" in shown and "file/s" in shown and "chars/s" in shown
+    # Piped (not a terminal): per-file lines, no bar.
+    piped = run_cli(*args[3:], "--no-html").stderr.decode()
+    assert "file/s" not in piped and "chars/s" not in piped
