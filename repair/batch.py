@@ -159,7 +159,7 @@ def fingerprint(repairer: Repairer) -> str:
         "settings": settings_of(repairer),
         "model": model,
         "references": [sha256(t) for t in repairer.references],
-        "glyphs": sorted((k, v.char) for k, v in glyphs.items()) if glyphs is not None else None,
+        "glyphs": sorted((k, v.char) for k, v in glyphs.entries.items()) if glyphs is not None else None,
     }
     return hashlib.sha256(json.dumps(parts, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:32]
 

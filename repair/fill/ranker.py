@@ -50,6 +50,10 @@ CACHE_WEIGHT = 0.1
 # differ in variant forms more than that copy does.
 WITNESS_CONFIDENCE = 0.992
 TOP = 5
+# Candidates scored in full per gap, out of the whole vocabulary; measured by
+# benchmarks/calibrate_fill.py: the shortlist keeps the truth wherever full
+# scoring would have ranked it in the top 5.
+SHORTLIST = 400
 
 
 def left_context(text: str, start: int) -> str:
@@ -116,7 +120,8 @@ def fill(
     page = narrow_code_page(clean)
     cache = CacheModel([to_traditional(t) if simplified else t for t in (clean, *cache_texts)])
     # Witnesses: the document's own clean text, plus any batch or reference texts.
-    index = WitnessIndex([clean])
+    # (Only the contexts of this document's gaps are indexed: lookups need no more.)
+    index = WitnessIndex([clean], only=gap_keys(text, edits))
     if witnesses is not None:
         index.fills.update({k: v + index.fills.get(k, Counter()) for k, v in witnesses.fills.items()})
     # Group recurring codes: one decision per private-use point or symbol.
@@ -130,12 +135,20 @@ def fill(
         cands = lm.known(candidate_set(kind, page, simplified))
         if not cands:
             continue
-        totals = [0.0] * len(cands)
         seen: Counter[str] = Counter()
+        contexts = []
         for i in members:
             e = edits[i]
             left, right = left_context(text, e.start), right_context(text, e.end)
-            left, right = to_traditional(left), to_traditional(right)
+            contexts.append((to_traditional(left), to_traditional(right)))
+        # Only a shortlist is scored in full (see CharLM.shortlist); the union
+        # over a code's occurrences, so that their scores add up per candidate.
+        short: set[int] = set()
+        for left, right in contexts:
+            short.update(lm.shortlist(left, cands, right, SHORTLIST, cache=cache))
+        cands = tuple(cands[j] for j in sorted(short))
+        totals = [0.0] * len(cands)
+        for left, right in contexts:
             seen.update(index.lookup(left, right))
             scores = lm.score_candidates(left, cands, right, cache=cache, weight=CACHE_WEIGHT)
             totals = [t + s for t, s in zip(totals, scores, strict=True)]

@@ -31,11 +31,10 @@ class CacheModel:
         for piece in han_projection(text):
             self.total += len(piece)
             for n in range(1, ORDER + 1):
-                for i in range(len(piece) - n + 1):
-                    gram = piece[i : i + n]
-                    self.counts[gram] += 1
-                    if n > 1:
-                        self.contexts[gram[:-1]] += 1
+                grams = [piece[i : i + n] for i in range(len(piece) - n + 1)]
+                self.counts.update(grams)  # Counter.update counts a list in C
+                if n > 1:
+                    self.contexts.update(g[:-1] for g in grams)
 
     def prob(self, history: str, ch: str) -> float:
         """Interpolated estimate, longest history first (Witten-Bell style weights)."""

@@ -16,6 +16,8 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
+
 from repair.lm.cache import CacheModel
 
 MODELS_DIR = Path(__file__).resolve().parent.parent.parent / "models"
@@ -79,6 +81,37 @@ class CharLM:
             self.model.BaseScore(state, ch, out)
             state, out = out, state
         return state
+
+    def shortlist(
+        self, left: str, candidates: Sequence[str], right: str, keep: int, *, cache: CacheModel | None = None
+    ) -> list[int]:
+        """Indices of the candidates worth scoring in full: the ``keep`` best by
+        the model's first two terms (the slot and the character after it), plus
+        any the document itself puts next to this context (the cache's witnesses).
+
+        Scoring every candidate with all its right context and the cache costs
+        a Python call per term; this pass costs two model calls per candidate.
+        """
+        if len(candidates) <= keep:
+            return list(range(len(candidates)))
+        k = self._kenlm
+        model = self.model
+        start = self._state_after(left)
+        first = right[:1]
+        out, out2 = k.State(), k.State()
+        partial = np.empty(len(candidates))
+        for i, cand in enumerate(candidates):
+            lp = model.BaseScore(start, cand[0], out)
+            if first:
+                lp += model.BaseScore(out, first, out2)
+            partial[i] = lp
+        chosen = set(np.argpartition(-partial, keep)[:keep].tolist())
+        if cache is not None and cache.total:
+            before, after = left[-1:], right[:1]
+            for i, cand in enumerate(candidates):
+                if (before and cache.counts.get(before + cand)) or (after and cache.counts.get(cand + after)):
+                    chosen.add(i)
+        return sorted(chosen)
 
     def score_candidates(
         self, left: str, candidates: Sequence[str], right: str, *, cache: CacheModel | None = None, weight: float = 0.0
