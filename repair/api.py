@@ -128,6 +128,10 @@ class Repairer:
                 simplified=(doc.script if doc.script != "neutral" else "traditional") == "simplified",
                 placeholder=self.placeholder,
             )
+            if self.settings.families is None or "lookalike" in self.settings.families:
+                from repair.fill.lookalike import check
+
+                edits = check(doc.text, edits, self.lm, min_confidence=self.min_confidence)
         text, placed = apply_edits(doc.text, edits)
         return Result(text, placed, doc.text)
 

@@ -297,11 +297,14 @@ def run(
     workers: int = 1,
     batch_witnesses: bool = True,
     on_done: Callable[[Outcome], None] | None = None,
+    on_phase: Callable[[str], None] | None = None,
 ) -> list[Outcome]:
     """Clean every job; outcomes in job order.  KeyboardInterrupt propagates after the pool stops."""
     keys_by_job: dict[int, set[str]] = {}
     if batch_witnesses and len(jobs) > 1 and repairer.lm is not None:
         keys_by_job = _batch_witnesses(jobs, repairer, workers)
+    if on_phase:
+        on_phase("repairing")
     settings_fp = fingerprint(repairer)
     fps = [(settings_fp, witness_digest(repairer, keys_by_job.get(i, set()))) for i in range(len(jobs))]
     outcomes: list[Outcome | None] = [None] * len(jobs)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import click
@@ -195,13 +196,27 @@ def clean(
             bar.set_postfix_str(f"{chars / elapsed:,.0f} chars/s", refresh=False)
             bar.update(1)
 
+    if bar is not None:
+        bar.set_description("batch witnesses" if batch_witnesses and len(jobs_list) > 1 else "repairing")
+
+    def phase(name: str) -> None:
+        if bar is not None:
+            bar.set_description(name)
+
     try:
-        outcomes = batch.run(jobs_list, plan, repairer, workers=workers, batch_witnesses=batch_witnesses, on_done=done)
+        outcomes = batch.run(
+            jobs_list, plan, repairer, workers=workers, batch_witnesses=batch_witnesses, on_done=done, on_phase=phase
+        )
     except KeyboardInterrupt:
         if bar is not None:
             bar.close()
         _fail("interrupted: finished files are complete, no file is half-written; run again to resume")
         sys.exit(130)
+    except BrokenProcessPool:
+        if bar is not None:
+            bar.close()
+        _fail("a worker process died (killed, or out of memory): finished files are complete; run again to resume")
+        sys.exit(1)
     if bar is not None:
         bar.close()
     failed = len(errors) + sum(o.status == "failed" for o in outcomes)

@@ -4,7 +4,9 @@ A dropped character leaves nothing behind, and 已 for 己 is a real character
 in the wrong place: both are found by the model noticing that the text is
 improbable where it stands.  Without a model these detectors find nothing, by
 design (a table-driven guess would flag every 己 in the corpus).  The
-confusion sets they will draw candidates from are data, here.
+confusion sets are data, here; the model's check of look-alikes is
+``repair.fill.lookalike`` (it runs after the fills, when a model is loaded).
+Silent deletions are not searched for yet: see the README.
 """
 
 from __future__ import annotations
