@@ -50,7 +50,11 @@ def collect(corpus: Path, docs: int, seed: int, references: bool = False) -> lis
                     "truth": d.clean,
                     "occurrences": e.detail["occurrences"],
                     "witness": bool(e.candidates) and e.candidates[0].source.startswith("witness"),
+                    "own_witness": any(c.source.startswith("own-text witness") for c in e.candidates),
                     "witness_right": bool(e.candidates) and e.candidates[0].text == d.clean,
+                    "own_witness_right": any(
+                        c.text == d.clean for c in e.candidates if c.source.startswith("own-text witness")
+                    ),
                     "best": {t: (c, p) for t, (c, p) in e.detail["best_by_temperature"].items()},
                 }
             )
@@ -82,6 +86,10 @@ def main() -> None:
     right = sum(r["witness_right"] for r in wit)
     report["witness"] = {"decided": len(wit), "right": right, "share": len(wit) / max(1, len(rows))}
     print(f"witness-decided spans: {len(wit)} of {len(rows)}, right {right} ({right / max(1, len(wit)):.3f})")
+    own = [r for r in rows if r["own_witness"]]
+    own_right = sum(r["own_witness_right"] for r in own)
+    report["own_witness"] = {"first": len(own), "right": own_right}
+    print(f"spans the model was unsure of whose own text witnessed another reading: {len(own)}, right {own_right}")
     for t in rows[0]["best"] if rows else ():
         points = [(r["best"][t][1], r["best"][t][0] == r["truth"]) for r in rows]
         bins = defaultdict(lambda: [0, 0])

@@ -102,9 +102,7 @@ def check(text: str, edits: Sequence[Edit], lm: CharLM, *, min_confidence: float
                 confidence,
                 tuple(ranked),
                 applied,
-                note=(
-                    f"{'replaced by' if applied else 'may be'} its look-alike {cands[best]} (p={confidence:.3f})"
-                ),
+                note=(f"{'replaced by' if applied else 'may be'} its look-alike {cands[best]} (p={confidence:.3f})"),
                 detail={"raw_posterior": round(raw, 4), "set": "".join(cands)},
             )
         )
