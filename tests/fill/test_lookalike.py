@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 from fill_support import needs_model
 
 from repair.families.needs_model import LOOKALIKE_SETS
@@ -18,27 +17,37 @@ def test_twins_come_from_the_sets_and_are_symmetric():
 
 
 @needs_model
-@pytest.mark.parametrize(
-    ("damaged", "clean"),
-    [
-        ("克巳復禮為仁。一日克己復禮，天下歸仁焉。", "克己復禮為仁。一日克己復禮，天下歸仁焉。"),
-        ("学而时习之，不亦说乎？有朋自远方来，不亦乐乎？人不知而不愠，不亦君子乎？曾子日：吾日三省吾身。", None),
-    ],
-)
-def test_swap_repaired_or_left_alone(damaged, clean):
+def test_sure_swap_is_repaired_and_undoable():
     from repair import repair_text
 
+    damaged = "夫子之文章，可得而聞也，夫子之言性與夭道，不可得而聞也。"
     result = repair_text(damaged)
-    looks = [e for e in result.edits if e.kind == "lookalike"]
-    if clean is None:
-        # Not sure enough (曾子日 is rare but 日 is everywhere): nothing is said.
-        assert looks == [] and result.text == damaged
-        return
-    assert result.text == clean
-    (edit,) = looks
-    assert edit.applied and edit.before == "巳" and edit.after == "己"
-    assert edit.candidates[0].text == "己"
+    assert result.text == damaged.replace("夭", "天")
+    (edit,) = result.edits
+    assert (edit.kind, edit.before, edit.after, edit.applied) == ("lookalike", "夭", "天", True)
+    assert edit.candidates[0].text == "天" and edit.confidence >= 0.9
     assert result.undo() == damaged
+
+
+@needs_model
+def test_likely_swap_is_reported_not_applied():
+    from repair import repair_text
+
+    damaged = "孟子見梁惠玉。王曰：叟不遠千里而來。"
+    result = repair_text(damaged)
+    assert result.text == damaged
+    (edit,) = result.edits
+    assert (edit.kind, edit.before, edit.applied) == ("lookalike", "玉", False)
+    assert edit.candidates[0].text == "王" and edit.confidence < 0.9
+
+
+@needs_model
+def test_unsure_swap_is_not_mentioned():
+    from repair import repair_text
+
+    # 曾子日 is rare, but 日 is everywhere: the swap prior keeps it quiet.
+    damaged = "曾子日：吾日三省吾身。"
+    assert repair_text(damaged).edits == ()
 
 
 @needs_model
