@@ -92,6 +92,7 @@ class Repairer:
             result = exact.repair_text(text)
             keys |= gap_keys(result.text, result.edits)
         index = WitnessIndex(only=keys)
+        index.includes_documents = True
         for text in batch():
             index.add(exact.repair_text(text).text)
         if self._witnesses is not None:

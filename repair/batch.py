@@ -378,6 +378,7 @@ def _batch_witnesses(jobs: list[Job], repairer: Repairer, workers: int) -> dict[
         every = frozenset().union(*keys)
         parts = [_index_part((p, every)) for p in paths]
     index = WitnessIndex(only=set(every))
+    index.includes_documents = True
     for part in parts:
         for k, counts in part.items():
             index.fills[k].update(counts)

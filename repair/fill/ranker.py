@@ -159,9 +159,11 @@ def fill(
         cands = tuple(cands[j] for j in sorted(short))
         totals = [0.0] * len(cands)
         for left, right in contexts:
-            seen_own.update(own.lookup(left, right))
+            mine = own.lookup(left, right)
+            seen_own.update(mine)
             if witnesses is not None:
-                seen.update(witnesses.lookup(left, right))
+                found = witnesses.lookup(left, right)
+                seen.update(found - mine if witnesses.includes_documents else found)
             scores = lm.score_candidates(left, cands, right, cache=cache, weight=CACHE_WEIGHT)
             totals = [t + s for t, s in zip(totals, scores, strict=True)]
         # The posterior is over what would be written: traditional forms that

@@ -27,6 +27,10 @@ class WitnessIndex:
         batch can witness its own gaps in memory proportional to the gaps."""
         self.side = side
         self.only = only
+        # True when the documents being repaired are themselves indexed (a
+        # batch witnessing itself): a document's own text must then be taken
+        # out again, or it would count as another copy.
+        self.includes_documents = False
         self.fills: dict[str, Counter[str]] = defaultdict(Counter)
         for text in texts:
             self.add(text)
