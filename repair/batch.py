@@ -36,7 +36,7 @@ from repair.api import Repairer
 from repair.errors import RepairError
 from repair.families import FAMILY_KINDS
 from repair.io import read_input, write_atomic
-from repair.report import build_report, dumps, sha256
+from repair.report import build_report, dumps, settings_of, sha256
 
 DEFAULT_REPORT_SUBDIR = "_repair_reports"
 # Written by write_atomic: ".<name>.<8 random chars>.tmp"; a kill can leave one.
@@ -135,14 +135,6 @@ def remove_stale_temporaries(*folders: Path) -> int:
                 except OSError:
                     pass
     return removed
-
-
-def settings_of(repairer: Repairer) -> dict[str, Any]:
-    return {
-        "min_confidence": repairer.min_confidence,
-        "placeholder": repairer.placeholder,
-        "families": repairer.families,
-    }
 
 
 def fingerprint(repairer: Repairer) -> str:

@@ -20,7 +20,7 @@ from repair.api import Repairer
 from repair.batch import DEFAULT_REPORT_SUBDIR, collect_inputs
 from repair.errors import RepairError, UnwritableOutputError
 from repair.io import read_input, write_atomic
-from repair.report import build_report, dumps
+from repair.report import build_report, dumps, settings_of
 
 
 def reference_text(data: bytes) -> str:
@@ -33,8 +33,6 @@ def _fail(message: str) -> None:
 
 
 def _settings(repairer: Repairer) -> dict:
-    from repair.batch import settings_of
-
     return settings_of(repairer)
 
 

@@ -119,6 +119,15 @@ def glyph_summary(result: Result) -> list[dict[str, Any]]:
     return list(seen.values())
 
 
+def settings_of(repairer: Any) -> dict[str, Any]:
+    """The report's settings block for a ``Repairer`` (enough to replay the run)."""
+    return {
+        "min_confidence": repairer.min_confidence,
+        "placeholder": repairer.placeholder,
+        "families": repairer.families,
+    }
+
+
 def sha256(data: bytes | str) -> str:
     return hashlib.sha256(data.encode("utf-8") if isinstance(data, str) else data).hexdigest()
 

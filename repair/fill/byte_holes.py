@@ -28,7 +28,7 @@ from functools import lru_cache
 import numpy as np
 
 from repair.fill.channel import HAN_RE
-from repair.fill.ranker import CALIBRATION_TEMPERATURES, left_context, posterior, right_context
+from repair.fill.ranker import CALIBRATION_TEMPERATURES, left_context, observed_accuracy, posterior, right_context
 from repair.lm.model import CharLM
 from repair.lm.tokens import to_simplified, to_traditional
 from repair.types import Candidate, Edit, Slot
@@ -144,8 +144,7 @@ def candidates(slot: Slot, codec: str) -> list[str]:
 
 
 def calibrated(raw: float) -> float:
-    n, k = next((n, k) for lo, n, k in reversed(RELIABILITY) if raw >= lo)
-    return (k + 1) / (n + 2)
+    return observed_accuracy(raw, RELIABILITY)
 
 
 def _scores(lm: CharLM, left: str, cands: list[str], right: str, simplified: bool) -> np.ndarray:

@@ -18,7 +18,7 @@ from functools import lru_cache
 import numpy as np
 
 from repair.families.needs_model import LOOKALIKE_SETS
-from repair.fill.ranker import left_context, posterior, right_context
+from repair.fill.ranker import left_context, observed_accuracy, posterior, right_context
 from repair.lm.model import CharLM
 from repair.lm.tokens import to_traditional
 from repair.types import Candidate, Edit
@@ -59,8 +59,7 @@ def twins() -> dict[str, tuple[str, ...]]:
 
 
 def calibrated(raw: float) -> float:
-    n, k = next((n, k) for lo, n, k in reversed(RELIABILITY) if raw >= lo)
-    return (k + 1) / (n + 2)
+    return observed_accuracy(raw, RELIABILITY)
 
 
 def judge(lm: CharLM, left: str, ch: str, right: str) -> tuple[list[str], np.ndarray]:

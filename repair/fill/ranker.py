@@ -91,10 +91,18 @@ def posterior(scores: Sequence[float], temperature: float = TEMPERATURE) -> np.n
     return w / w.sum()
 
 
+def observed_accuracy(raw: float, table: Sequence[tuple[float, int, int]]) -> float:
+    """The share of right answers in the reliability bin of ``raw``, shrunk: (right+1)/(n+2).
+
+    ``table`` rows are (lower bound of the raw posterior, cases, right), ascending.
+    """
+    n, k = next((n, k) for lo, n, k in reversed(table) if raw >= lo)
+    return (k + 1) / (n + 2)
+
+
 def calibrated(raw: float) -> float:
     """The observed accuracy of fills whose raw posterior was ``raw``."""
-    n, k = next((n, k) for lo, n, k in reversed(RELIABILITY) if raw >= lo)
-    return (k + 1) / (n + 2)
+    return observed_accuracy(raw, RELIABILITY)
 
 
 def _pooled_best(totals: np.ndarray, out_chars: list[str], temperature: float) -> tuple[str, float]:

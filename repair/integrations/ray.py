@@ -93,11 +93,9 @@ def build_repairer(state: dict[str, Any] | Repairer) -> Repairer:
 
 def _report_settings(repairer: Repairer) -> dict[str, Any]:
     # The same settings block as the CLI's reports.
-    return {
-        "min_confidence": repairer.min_confidence,
-        "placeholder": repairer.placeholder,
-        "families": repairer.families,
-    }
+    from repair.report import settings_of
+
+    return settings_of(repairer)
 
 
 def _is_null(cell: object) -> bool:
