@@ -266,7 +266,7 @@ def clean_one(job: Job, plan: Plan, fp: tuple[str, str], repairer: Repairer | No
         msg = str(err) if str(err).startswith(str(job.source)) else f"{job.source}: {err}"
         return Outcome({**base, "status": "failed", "error": msg}, "failed", error=msg, pid=os.getpid())
     except Exception as err:  # a bug must not take a thousand-file batch down with it
-        msg = f"{job.source}: internal error ({type(err).__name__}: {err}); the file was left alone, please report it"
+        msg = f"{job.source}: internal error ({type(err).__name__}: {err}); please report it"
         return Outcome({**base, "status": "failed", "error": msg}, "failed", error=msg, pid=os.getpid())
 
 
