@@ -81,7 +81,9 @@ def build_repairer(state: dict[str, Any] | Repairer) -> Repairer:
         return state
     state = dict(state)
     require_model = state.pop("_require_model", False)
-    repairer = Repairer(**state)
+    # The same path as unpickling: the state may carry a witness index too.
+    repairer = Repairer.__new__(Repairer)
+    repairer.__setstate__(state)
     if require_model and repairer.lm is None:
         raise RepairError(
             "the driver's Repairer used the shipped language model, but this worker found none "
