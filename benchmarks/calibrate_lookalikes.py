@@ -36,8 +36,6 @@ TEMPERATURES = (1.0, 1.5)
 
 def collect(corpus: Path, docs: int, seed: int) -> tuple[list[dict], int]:
     lm = load_default()
-    saved = lookalike.SWAP_PRIOR
-    lookalike.SWAP_PRIOR = 0.0  # raw scores; priors are applied below
     rows, swaps = [], 0
     table = lookalike.twins()
     for doc in generate_documents(held_out_paragraphs(corpus), docs, seed):
@@ -51,12 +49,10 @@ def collect(corpus: Path, docs: int, seed: int) -> tuple[list[dict], int]:
             left, right = left_context(text, i), right_context(text, i + 1)
             if len(left) + len(right) < lookalike.MIN_CONTEXT:
                 continue
-            cands = [ch, *table[ch]]
-            scores = lm.score_candidates(
-                to_traditional(left), [to_traditional(c) for c in cands], to_traditional(right)
-            )
+            # Raw scores (no prior): the priors are applied below, one by one.
+            cands, projected = lookalike._candidates(ch)
+            scores = lm.score_candidates(to_traditional(left), projected, to_traditional(right))
             rows.append({"cands": cands, "scores": scores, "truth": truth.get(i, ch)})
-    lookalike.SWAP_PRIOR = saved
     return rows, swaps
 
 

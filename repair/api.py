@@ -83,18 +83,30 @@ class Repairer:
         called twice: once to collect the contexts of every gap, once to index
         only those contexts, so memory grows with the gaps, not the batch.
         """
-        from repair.fill.ranker import gap_keys
-        from repair.fill.witness import WitnessIndex
-
-        exact = Repairer(model=None, min_confidence=self.min_confidence, placeholder=self.placeholder)
+        exact = self.exact()
         keys: set[str] = set()
         for text in batch():
-            result = exact.repair_text(text)
-            keys |= gap_keys(result.text, result.edits)
-        index = WitnessIndex(only=keys)
-        index.includes_documents = True
+            keys |= exact_gap_keys(exact, text)
+        index = self.new_batch_index(keys)
         for text in batch():
             index.add(exact.repair_text(text).text)
+        self.adopt_batch_index(index)
+
+    def exact(self) -> Repairer:
+        """The same settings without a model: the exact repairs only (witness texts are cleaned so)."""
+        return Repairer(model=None, min_confidence=self.min_confidence, placeholder=self.placeholder)
+
+    @staticmethod
+    def new_batch_index(keys: set[str]):
+        """An empty index of the batch's own texts, for exactly these gap contexts."""
+        from repair.fill.witness import WitnessIndex
+
+        index = WitnessIndex(only=keys)
+        index.includes_documents = True
+        return index
+
+    def adopt_batch_index(self, index) -> None:
+        """Use ``index`` as this Repairer's witnesses, keeping the references' evidence."""
         if self._witnesses is not None:
             for k, v in self._witnesses.fills.items():
                 index.fills[k].update(v)
@@ -160,6 +172,20 @@ class Repairer:
         if witnesses is not None:
             self.references = references
             self._witnesses = witnesses
+
+
+def exact_gap_keys(exact: Repairer, text: str) -> set[str]:
+    """The witness keys of the gaps that ``exact`` (a model-free Repairer) leaves in ``text``.
+
+    The contexts are read in the exactly repaired text, the one the batch
+    indexes, so the edits' output offsets are the ones that apply.
+    """
+    from dataclasses import replace
+
+    from repair.fill.ranker import gap_keys
+
+    result = exact.repair_text(text)
+    return gap_keys(result.text, [replace(e, start=e.out_start, end=e.out_end) for e in result.edits])
 
 
 def _load_model(model: object):

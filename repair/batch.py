@@ -328,59 +328,52 @@ def run(
     return outcomes  # type: ignore[return-value]
 
 
-def _exact_keys(path: Path) -> set[str]:
-    from repair.fill.ranker import gap_keys
-
-    try:
-        text = _exact_text(path)
-    except RepairError:
-        return set()
-    result = Repairer(model=None).repair_text(text)
-    return gap_keys(result.text, result.edits)
-
-
-def _exact_text(path: Path) -> str:
+def _decoded(path: Path) -> str | None:
     from repair.pipeline.decode import decode_bytes
 
-    return Repairer(model=None).repair_text(decode_bytes(read_input(path)).text).text
-
-
-def _index_part(args: tuple[Path, frozenset[str]]) -> dict[str, dict[str, int]]:
-    from repair.fill.witness import WitnessIndex
-
-    path, keys = args
-    index = WitnessIndex(only=set(keys))
     try:
-        index.add(_exact_text(path))
+        return decode_bytes(read_input(path)).text
     except RepairError:
+        return None  # reported when the file itself is cleaned
+
+
+def _exact_keys(args: tuple[Path, Repairer]) -> set[str]:
+    from repair.api import exact_gap_keys
+
+    path, exact = args
+    text = _decoded(path)
+    return set() if text is None else exact_gap_keys(exact, text)
+
+
+def _index_part(args: tuple[Path, Repairer, frozenset[str]]) -> dict[str, dict[str, int]]:
+    path, exact, keys = args
+    text = _decoded(path)
+    if text is None:
         return {}
+    index = Repairer.new_batch_index(set(keys))
+    index.add(exact.repair_text(text).text)
     return {k: dict(v) for k, v in index.fills.items()}
 
 
 def _batch_witnesses(jobs: list[Job], repairer: Repairer, workers: int) -> dict[int, set[str]]:
-    """Let the batch's clean text witness its own gaps (two passes, in the pool); keys per job."""
-    from repair.fill.witness import WitnessIndex
-
+    """Let the batch's clean text witness its own gaps (``Repairer.with_batch_witnesses``,
+    in the pool: the two passes over the files, each file once per pass); keys per job."""
+    exact = repairer.exact()
     paths = [j.source for j in jobs]
-    ctx = get_context("spawn")
     if workers > 1:
-        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-            keys = list(pool.map(_exact_keys, paths, chunksize=4))
+        with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
+            keys = list(pool.map(_exact_keys, [(p, exact) for p in paths], chunksize=4))
             every = frozenset().union(*keys)
-            parts = list(pool.map(_index_part, [(p, every) for p in paths], chunksize=4))
+            parts = list(pool.map(_index_part, [(p, exact, every) for p in paths], chunksize=4))
     else:
-        keys = [_exact_keys(p) for p in paths]
+        keys = [_exact_keys((p, exact)) for p in paths]
         every = frozenset().union(*keys)
-        parts = [_index_part((p, every)) for p in paths]
-    index = WitnessIndex(only=set(every))
-    index.includes_documents = True
+        parts = [_index_part((p, exact, every)) for p in paths]
+    index = Repairer.new_batch_index(set(every))
     for part in parts:
         for k, counts in part.items():
             index.fills[k].update(counts)
-    if repairer._witnesses is not None:
-        for k, v in repairer._witnesses.fills.items():
-            index.fills[k].update(v)
-    repairer._witnesses = index
+    repairer.adopt_batch_index(index)
     return dict(enumerate(keys))
 
 

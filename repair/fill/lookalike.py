@@ -62,10 +62,16 @@ def calibrated(raw: float) -> float:
     return observed_accuracy(raw, RELIABILITY)
 
 
+@lru_cache(maxsize=256)
+def _candidates(ch: str) -> tuple[list[str], list[str]]:
+    """The character and its twins, as written and as the model sees them (computed once per character)."""
+    cands = [ch, *twins()[ch]]
+    return cands, [to_traditional(c) for c in cands]
+
+
 def judge(lm: CharLM, left: str, ch: str, right: str) -> tuple[list[str], np.ndarray]:
     """The character and its twins, and the posterior over them (the prior applied)."""
-    cands = [ch, *twins()[ch]]
-    projected = [to_traditional(c) for c in cands]
+    cands, projected = _candidates(ch)
     scores = np.asarray(lm.score_candidates(to_traditional(left), projected, to_traditional(right)))
     scores[1:] += SWAP_PRIOR
     return cands, posterior(scores, TEMPERATURE)
