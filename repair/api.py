@@ -52,10 +52,13 @@ class Repairer:
             gt = self.glyph_table
             self._glyphs = gt if isinstance(gt, GlyphTable) else GlyphTable.load(gt)
         self._witnesses = None
+        # The references alone, indexed completely: they also witness lost
+        # characters at any boundary (the batch index holds only gap contexts).
+        self._reference_index = None
         if self.references:
             from repair.fill.witness import WitnessIndex
 
-            self._witnesses = WitnessIndex(self.references)
+            self._witnesses = self._reference_index = WitnessIndex(self.references)
 
     def repair_text(self, text: str) -> Result:
         if not isinstance(text, str):
@@ -145,6 +148,19 @@ class Repairer:
                 from repair.fill.lookalike import check
 
                 edits = check(doc.text, edits, self.lm, min_confidence=self.min_confidence)
+        wanted = self.settings.families is None or "deletion" in self.settings.families
+        if self._reference_index is not None and wanted:
+            # Needs no model: the references alone say what is missing.
+            from repair.fill.deletions import witnessed
+            from repair.plausibility import script_of
+
+            edits = witnessed(
+                doc.text,
+                edits,
+                self._reference_index,
+                min_confidence=self.min_confidence,
+                simplified=(doc.script if doc.script != "neutral" else script_of(doc.text)) == "simplified",
+            )
         text, placed = apply_edits(doc.text, edits)
         return Result(text, placed, doc.text)
 
@@ -160,11 +176,13 @@ class Repairer:
             # The witness index already holds the references and any batch
             # witnesses: a worker must see the same evidence as the parent.
             "witnesses": self._witnesses,
+            "reference_index": self._reference_index,
         }
 
     def __setstate__(self, state: dict) -> None:
         state = dict(state)
         witnesses = state.pop("witnesses", None)
+        reference_index = state.pop("reference_index", None)
         references = tuple(state.get("references", ()))
         if witnesses is not None:
             state["references"] = ()  # already in the witness index; not re-indexed per worker
@@ -172,6 +190,7 @@ class Repairer:
         if witnesses is not None:
             self.references = references
             self._witnesses = witnesses
+            self._reference_index = reference_index
 
 
 def exact_gap_keys(exact: Repairer, text: str) -> set[str]:

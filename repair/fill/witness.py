@@ -32,17 +32,24 @@ class WitnessIndex:
         # out again, or it would count as another copy.
         self.includes_documents = False
         self.fills: dict[str, Counter[str]] = defaultdict(Counter)
+        # Every run of 2·side characters of the texts, for a complete index
+        # only: a lost character is restored only where no text reads the two
+        # sides joined (``repair.fill.deletions``).
+        self.joined: set[str] | None = set() if only is None else None
         for text in texts:
             self.add(text)
 
     def add(self, text: str) -> None:
         k = self.side
         only = self.only
+        joined = self.joined
         for piece in han_projection(to_traditional(text)):
             for i in range(k, len(piece) - k):
                 key = piece[i - k : i] + piece[i + 1 : i + 1 + k]
                 if only is None or key in only:
                     self.fills[key][piece[i]] += 1
+            if joined is not None:
+                joined.update(piece[i : i + 2 * k] for i in range(len(piece) - 2 * k + 1))
 
     def key(self, left: str, right: str) -> str | None:
         k = self.side

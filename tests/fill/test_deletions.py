@@ -1,0 +1,77 @@
+"""Silent deletions: found where a reference reads one more character, reported, written only on request."""
+
+from __future__ import annotations
+
+import pickle
+
+from fill_support import BASE, needs_model
+
+import repair
+from repair.fill.deletions import WITNESSED_CONFIDENCE, boundaries
+from repair.fill.witness import WitnessIndex
+from repair.types import Edit
+
+DROPPED = BASE.replace("有朋自遠方來", "有朋自方來")
+
+
+def deletions(result: repair.Result) -> list[Edit]:
+    return [e for e in result.edits if e.kind == "deletion"]
+
+
+def test_boundaries_skip_punctuation_and_other_repairs():
+    text = "子曰學而時習之，不亦說乎〓有朋自遠方來"
+    offsets = [at for at, _, _ in boundaries(text, [], 2)]
+    assert text.index("，") not in offsets and text.index("，") + 1 not in offsets
+    assert text.index("時") in offsets  # between 而 and 時
+    near = Edit(text.index("時"), text.index("時") + 1, "時", "時", "lookalike", 0.0)
+    assert text.index("時") not in [at for at, _, _ in boundaries(text, [near], 2)]
+    # Context is read across the comma but not across the placeholder.
+    left_right = {at: (lt, rt) for at, lt, rt in boundaries(text, [], 2)}
+    assert left_right[text.index("亦")] == ("之不", "亦說")
+    assert all("〓" not in lt + rt for lt, rt in left_right.values())
+
+
+def test_a_reference_reports_the_lost_character_without_writing_it():
+    result = repair.Repairer(references=(BASE,), model=None).repair_text(DROPPED)
+    assert result.text == DROPPED
+    (edit,) = deletions(result)
+    assert (edit.before, edit.after, edit.applied) == ("", "", False)
+    assert edit.start == DROPPED.index("方")
+    assert edit.candidates[0].text == "遠" and edit.confidence == WITNESSED_CONFIDENCE
+    assert "自遠方來" in edit.note
+
+
+@needs_model
+def test_a_user_who_trusts_the_reference_can_have_it_written():
+    result = repair.Repairer(references=(BASE,), min_confidence=0.4).repair_text(DROPPED)
+    assert result.text == BASE
+    assert result.undo() == DROPPED
+
+
+@needs_model
+def test_simplified_document_gets_the_simplified_form():
+    text = "子曰学而时习之不亦说乎有朋自方来不亦乐乎"
+    result = repair.Repairer(references=(BASE,), min_confidence=0.4).repair_text(text)
+    assert result.text == "子曰学而时习之不亦说乎有朋自远方来不亦乐乎"
+
+
+def test_nothing_without_a_reference_or_where_the_reference_also_reads_it_joined():
+    assert not deletions(repair.Repairer(model=None).repair_text(DROPPED))
+    both = repair.Repairer(references=(BASE, DROPPED), model=None).repair_text(DROPPED)
+    assert not deletions(both)
+
+
+def test_disagreeing_references_decide_nothing():
+    other = BASE.replace("有朋自遠方來", "有朋自他方來")
+    result = repair.Repairer(references=(BASE, other), model=None).repair_text(DROPPED)
+    assert not deletions(result)
+
+
+def test_only_a_complete_index_can_witness_a_deletion():
+    assert WitnessIndex([BASE]).joined is not None
+    assert WitnessIndex([BASE], only={"自遠方來不亦樂"}).joined is None
+
+
+def test_a_pickled_repairer_keeps_the_reference_index():
+    clone = pickle.loads(pickle.dumps(repair.Repairer(references=(BASE,), model=None)))
+    assert deletions(clone.repair_text(DROPPED))
