@@ -111,8 +111,7 @@ class Repairer:
     def adopt_batch_index(self, index) -> None:
         """Use ``index`` as this Repairer's witnesses, keeping the references' evidence."""
         if self._witnesses is not None:
-            for k, v in self._witnesses.fills.items():
-                index.fills[k].update(v)
+            index.merge(self._witnesses.counts())
         self._witnesses = index
 
     def repair_many(self, documents: Iterable[str | bytes]) -> Iterator[Result]:

@@ -161,7 +161,12 @@ def witness_digest(repairer: Repairer, keys: set[str]) -> str:
     index = repairer._witnesses
     if index is None or not keys:
         return ""
-    seen = {k: sorted(index.fills[k].items()) for k in sorted(keys) if k in index.fills}
+    seen = {
+        f"{k}/{width}": sorted(table[k].items())
+        for width, table in ((1, index.fills), (2, index.pairs))
+        for k in sorted(keys)
+        if k in table
+    }
     return hashlib.sha256(json.dumps(seen, ensure_ascii=False).encode()).hexdigest()[:16] if seen else ""
 
 
@@ -345,14 +350,14 @@ def _exact_keys(args: tuple[Path, Repairer]) -> set[str]:
     return set() if text is None else exact_gap_keys(exact, text)
 
 
-def _index_part(args: tuple[Path, Repairer, frozenset[str]]) -> dict[str, dict[str, int]]:
+def _index_part(args: tuple[Path, Repairer, frozenset[str]]) -> dict[str, dict[str, dict[str, int]]]:
     path, exact, keys = args
     text = _decoded(path)
     if text is None:
         return {}
     index = Repairer.new_batch_index(set(keys))
     index.add(exact.repair_text(text).text)
-    return {k: dict(v) for k, v in index.fills.items()}
+    return index.counts()
 
 
 def _batch_witnesses(jobs: list[Job], repairer: Repairer, workers: int) -> dict[int, set[str]]:
@@ -371,8 +376,7 @@ def _batch_witnesses(jobs: list[Job], repairer: Repairer, workers: int) -> dict[
         parts = [_index_part((p, exact, every)) for p in paths]
     index = Repairer.new_batch_index(set(every))
     for part in parts:
-        for k, counts in part.items():
-            index.fills[k].update(counts)
+        index.merge(part)
     repairer.adopt_batch_index(index)
     return dict(enumerate(keys))
 

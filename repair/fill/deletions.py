@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from repair.fill.witness import WitnessIndex
+from repair.fill.witness import WitnessIndex, fold
 from repair.lm.tokens import CUT_RE, NON_HAN_RE, to_simplified, to_traditional
 from repair.types import Candidate, Edit
 
@@ -72,7 +72,7 @@ def witnessed(
         return list(edits)
     found: list[Edit] = []
     for at, left, right in boundaries(text, edits, references.side):
-        key = left + right
+        key = fold(left + right)
         fills = references.fills.get(key)
         if not fills or key in references.joined:
             continue

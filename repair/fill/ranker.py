@@ -21,7 +21,7 @@ import numpy as np
 
 from repair.fill.channel import FILLABLE, candidate_set, narrow_code_page
 from repair.fill.glyphs import GLYPH_KINDS, GlyphTable
-from repair.fill.witness import WitnessIndex
+from repair.fill.witness import WitnessIndex, context_key, fold
 from repair.lm.cache import CacheModel
 from repair.lm.model import CharLM
 from repair.lm.tokens import CUT_RE, NON_HAN_RE, to_simplified, to_traditional
@@ -78,6 +78,25 @@ def right_context(text: str, end: int) -> str:
     return NON_HAN_RE.sub("", piece)[:CONTEXT]
 
 
+MASK = "〓"
+
+
+def masked_text(text: str, edits: Sequence[Edit]) -> str:
+    """``text`` with every gap still to fill replaced by the cut mark, offsets unchanged.
+
+    A foreign symbol is not Han, so the Han projection would drop it and join
+    its two sides: the context of one gap would run across another as if
+    nothing were there (薛ス薛ス read as 薛薛).  Masked, the context stops there.
+    """
+    pieces, pos = [], 0
+    for e in sorted(edits, key=lambda e: e.start):
+        if e.kind in FILLABLE and not e.applied and e.start >= pos:
+            pieces += [text[pos : e.start], MASK * (e.end - e.start)]
+            pos = e.end
+    pieces.append(text[pos:])
+    return "".join(pieces)
+
+
 # Temperatures tried by the calibration (benchmarks/calibrate_fill.py).
 CALIBRATION_TEMPERATURES = (1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0)
 
@@ -130,6 +149,7 @@ def fill(
     if not slots:
         return list(edits)
     clean = _clean_text(text, edits)
+    masked = masked_text(text, edits)
     # The script the fills are written in: the document's, judged on its clean
     # text with any evidence at all (a short text still has a script).
     simplified = (script if script != "neutral" else script_of(clean)) == "simplified"
@@ -149,15 +169,19 @@ def fill(
         groups[key].append(i)
     out = list(edits)
     for (kind, _), members in groups.items():
-        cands = lm.known(candidate_set(kind, page, simplified))
+        cands = allowed = lm.known(candidate_set(kind, page, simplified))
         if not cands:
             continue
         seen: Counter[str] = Counter()
         seen_own: Counter[str] = Counter()
+        # A run of two marks (??, two private-use codes) may be one character
+        # or two: other copies are asked for both, and must answer only one.
+        two_marks = len(edits[members[0]].before) == 2
+        seen_pairs: Counter[str] = Counter()
         contexts = []
         for i in members:
             e = edits[i]
-            left, right = left_context(text, e.start), right_context(text, e.end)
+            left, right = left_context(masked, e.start), right_context(masked, e.end)
             contexts.append((to_traditional(left), to_traditional(right)))
         # Only a shortlist is scored in full (see CharLM.shortlist); the union
         # over a code's occurrences, so that their scores add up per candidate.
@@ -172,6 +196,9 @@ def fill(
             if witnesses is not None:
                 found = witnesses.lookup(left, right)
                 seen.update(found - mine if witnesses.includes_documents else found)
+                if two_marks:
+                    found = witnesses.lookup(left, right, 2)
+                    seen_pairs.update(found - own.lookup(left, right, 2) if witnesses.includes_documents else found)
             scores = lm.score_candidates(left, cands, right, cache=cache, weight=CACHE_WEIGHT)
             totals = [t + s for t, s in zip(totals, scores, strict=True)]
         # The posterior is over what would be written: traditional forms that
@@ -190,6 +217,14 @@ def fill(
         # Other copies decide when they agree with each other and with the
         # document's own text; the document alone only puts its reading first.
         witness = _unanimous(seen + seen_own, simplified) if seen else None
+        if seen_pairs:
+            # Two characters where other copies have them; undecided where
+            # some copies have one character and some two.
+            witness = None if seen else _unanimous(seen_pairs, simplified)
+        if witness is None and witnesses is not None and kind in ("private_use", "foreign_symbol"):
+            # A code that recurs close by cuts its own contexts (薛ス薛ス): try
+            # each candidate in every occurrence at once.
+            witness = _recurring_witness(text, edits, [edits[i] for i in members], allowed, witnesses, simplified)
         own_witness = _unanimous(seen_own, simplified) if not seen else None
         if own_witness is not None and all(c.text != own_witness[0] for c in shown):
             # Listed for the reader, never deciding (see OWN_WITNESS).
@@ -237,13 +272,57 @@ def fill(
 def gap_keys(text: str, edits: Sequence[Edit], side: int = 4) -> set[str]:
     """The witness keys (context on both sides, traditional Han) of a text's fillable gaps."""
     keys = set()
+    masked = masked_text(text, edits)
     for e in edits:
         if e.kind in FILLABLE and not e.applied:
-            left = to_traditional(left_context(text, e.start))
-            right = to_traditional(right_context(text, e.end))
-            if len(left) >= side and len(right) >= side:
-                keys.add(left[-side:] + right[:side])
+            key = context_key(left_context(masked, e.start), right_context(masked, e.end), side)
+            if key is not None:
+                keys.add(key)
     return keys
+
+
+# A Han code point that stands for "this code" while contexts are read
+# (U+9FFF: last of the main block, absent from the model and the corpus).
+SENTINEL = "\u9fff"
+
+
+def _recurring_witness(
+    text: str,
+    edits: Sequence[Edit],
+    members: Sequence[Edit],
+    cands: Sequence[str],
+    witnesses: WitnessIndex,
+    simplified: bool,
+) -> tuple[str, int] | None:
+    """The one candidate that, written at every occurrence of a code, makes
+    every occurrence's context witnessed with itself; None unless exactly one does.
+
+    Only contexts that hold the code itself are worth this: the plain lookup
+    has already failed for the others.
+    """
+    code = members[0].before
+    if len(code) != 1 or SENTINEL in text:
+        return None
+    spans = {(e.start, e.end) for e in members}
+    # The other gaps stay masked; this code's occurrences become the sentinel.
+    others = [e for e in edits if (e.start, e.end) not in spans]
+    read = masked_text(text, others).replace(code, SENTINEL)
+    found_keys = (context_key(left_context(read, e.start), right_context(read, e.end), witnesses.side) for e in members)
+    keys = [key for key in found_keys if key is not None]
+    if not any(SENTINEL in key for key in keys):
+        return None
+    found: dict[str, int] = {}
+    for c in cands:
+        fills: Counter[str] = Counter()
+        folded = fold(c)
+        for key in keys:
+            fills.update(witnesses.fills.get(key.replace(SENTINEL, folded), Counter()))
+        if fills and set(fills) == {c}:
+            found[c] = sum(fills.values())
+    if len(found) != 1:
+        return None
+    ((char, count),) = found.items()
+    return (to_simplified(char) if simplified else char), count
 
 
 def _evidence(witness: object, glyph: object) -> str:

@@ -13,10 +13,36 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Iterable
+from functools import lru_cache
 
-from repair.lm.tokens import han_projection, to_traditional
+from repair.lm.tokens import han_projection, to_simplified, to_traditional
 
 MIN_SIDE = 4
+
+
+@lru_cache(maxsize=65536)
+def _fold_char(ch: str) -> str:
+    return to_simplified(ch)
+
+
+def fold(text: str) -> str:
+    """Contexts as keys: each character in its simplified form, one by one.
+
+    OpenCC converts by phrase, so the same characters can come out differently
+    in a short context and in a whole text (里 stays 里 in 羑里 but becomes 裏
+    in 邪里操); folded a character at a time, both read the same.
+
+    >>> fold("其敢已邪裏操曰臣") == fold("其敢已邪里操曰臣")
+    True
+    """
+    return "".join(map(_fold_char, text))
+
+
+def context_key(left: str, right: str, side: int = MIN_SIDE) -> str | None:
+    """The index key of a gap between ``left`` and ``right``, or None if either side is too short."""
+    if len(left) < side or len(right) < side:
+        return None
+    return fold(left[-side:] + right[:side])
 
 
 class WitnessIndex:
@@ -32,6 +58,9 @@ class WitnessIndex:
         # out again, or it would count as another copy.
         self.includes_documents = False
         self.fills: dict[str, Counter[str]] = defaultdict(Counter)
+        # What two characters fill the same contexts: a run of two marks (??,
+        # two private-use codes) may stand for one character or for two.
+        self.pairs: dict[str, Counter[str]] = defaultdict(Counter)
         # Every run of 2·side characters of the texts, for a complete index
         # only: a lost character is restored only where no text reads the two
         # sides joined (``repair.fill.deletions``).
@@ -44,20 +73,32 @@ class WitnessIndex:
         only = self.only
         joined = self.joined
         for piece in han_projection(to_traditional(text)):
+            folded = fold(piece)
             for i in range(k, len(piece) - k):
-                key = piece[i - k : i] + piece[i + 1 : i + 1 + k]
+                key = folded[i - k : i] + folded[i + 1 : i + 1 + k]
                 if only is None or key in only:
                     self.fills[key][piece[i]] += 1
+            for i in range(k, len(piece) - k - 1):
+                key = folded[i - k : i] + folded[i + 2 : i + 2 + k]
+                if only is None or key in only:
+                    self.pairs[key][piece[i : i + 2]] += 1
             if joined is not None:
-                joined.update(piece[i : i + 2 * k] for i in range(len(piece) - 2 * k + 1))
+                joined.update(folded[i : i + 2 * k] for i in range(len(piece) - 2 * k + 1))
 
-    def key(self, left: str, right: str) -> str | None:
-        k = self.side
-        return left[-k:] + right[:k] if len(left) >= k and len(right) >= k else None
+    def counts(self) -> dict[str, dict[str, dict[str, int]]]:
+        """The index as plain data (what a worker sends back), both widths."""
+        return {name: {k: dict(v) for k, v in getattr(self, name).items()} for name in ("fills", "pairs")}
 
-    def lookup(self, left: str, right: str) -> Counter[str]:
-        """What fills the gap between ``left`` and ``right`` (traditional Han strings)."""
-        k = self.side
-        if len(left) < k or len(right) < k:
-            return Counter()
-        return self.fills.get(left[-k:] + right[:k], Counter())
+    def merge(self, counts: dict[str, dict[str, dict[str, int]]]) -> None:
+        """Add another index's ``counts()`` to this one."""
+        for name, table in counts.items():
+            mine = getattr(self, name)
+            for k, v in table.items():
+                mine[k].update(v)
+
+    def lookup(self, left: str, right: str, width: int = 1) -> Counter[str]:
+        """What fills the gap of ``width`` (1 or 2) characters between ``left``
+        and ``right`` (Han strings, either script)."""
+        key = context_key(left, right, self.side)
+        table = self.fills if width == 1 else self.pairs
+        return table.get(key, Counter()) if key is not None else Counter()

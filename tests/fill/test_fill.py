@@ -7,7 +7,8 @@ from fill_support import BASE, needs_model, run_repair
 import repair
 from repair.fill.channel import candidate_set, narrow_code_page
 from repair.fill.ranker import RELIABILITY, WITNESS_CONFIDENCE, calibrated
-from repair.fill.witness import WitnessIndex
+from repair.fill.witness import WitnessIndex, fold
+from repair.types import Edit
 
 
 def test_code_page_constrains_question_marks_only_when_narrow():
@@ -106,4 +107,57 @@ def test_batch_index_holds_only_the_gaps_contexts():
     repairer = repair.Repairer()
     repairer.with_batch_witnesses(lambda: iter(texts))
     fills = {k: dict(v) for k, v in repairer._witnesses.fills.items()}
-    assert fills == {"曰學而時之不亦說": {"習": 1}}
+    assert fills == {fold("曰學而時之不亦說"): {"習": 1}}
+
+
+def test_witness_keys_do_not_depend_on_how_opencc_splits_phrases():
+    # Converted whole, 羑里 keeps 里; converted as a short context, 邪里操 gets 裏.
+    index = WitnessIndex(["皇皇汲汲其敢已邪羑里操曰臣罪当诛兮"])
+    assert index.lookup("其敢已邪", "里操曰臣") == {"羑": 1}
+    assert index.lookup("其敢已邪", "裏操曰臣") == {"羑": 1}
+
+
+def test_a_foreign_symbol_does_not_join_the_contexts_around_it():
+    from repair.fill.ranker import left_context, masked_text
+
+    text = "逐其帥薛ス薛ス奔洺州"
+    edits = [Edit(i, i + 1, "ス", "ス", "foreign_symbol", 0.0) for i, ch in enumerate(text) if ch == "ス"]
+    assert left_context(text, 6) == "逐其帥薛薛"  # the symbol vanishes from the projection
+    assert left_context(masked_text(text, edits), 6) == "薛"
+
+
+@needs_model
+def test_a_code_that_recurs_next_to_itself_is_decided_by_witnesses_of_all_occurrences():
+    reference = "酉昭義牙將裴志清逐其帥薛嵩薛嵩奔洺州上章待罪志清率衆"
+    damaged = "酉昭义牙将裴志清逐其帅薛ス薛ス奔洺州上章待罪志清率众"
+    result = repair.Repairer(references=(reference,)).repair_text(damaged)
+    assert result.text == damaged.replace("ス", "嵩")
+    assert all("witness" in e.candidates[0].source for e in result.edits)
+    # Without the reference the code stays marked.
+    assert repair.Repairer().repair_text(damaged).text == damaged
+
+
+@needs_model
+def test_a_run_of_two_marks_is_one_or_two_characters_as_other_copies_say():
+    repairer = repair.Repairer(references=(BASE,))
+    two = repairer.repair_text("不亦說乎有朋自??來不亦樂乎")
+    assert two.text == "不亦說乎有朋自遠方來不亦樂乎" and two.edits[0].after == "遠方"
+    one = repairer.repair_text("學而時習之不亦\ufffd\ufffd乎有朋自遠")
+    assert one.text == "學而時習之不亦說乎有朋自遠"
+    assert two.undo() == "不亦說乎有朋自??來不亦樂乎"
+
+
+@needs_model
+def test_copies_that_disagree_on_one_or_two_characters_decide_nothing():
+    other = BASE.replace("自遠方來", "自方來")
+    result = repair.Repairer(references=(BASE, other)).repair_text("不亦說乎有朋自??來不亦樂乎")
+    assert result.text == "不亦說乎有朋自??來不亦樂乎"
+    assert not result.edits[0].applied
+
+
+@needs_model
+def test_a_batch_witnesses_two_character_runs_too():
+    texts = ["子曰：學而時習之，不亦說乎，有朋自遠方來，不亦樂乎？", "論語：不亦說乎，有朋自??來，不亦樂乎？"]
+    repairer = repair.Repairer()
+    repairer.with_batch_witnesses(lambda: iter(texts))
+    assert repairer.repair_text(texts[1]).text == "論語：不亦說乎，有朋自遠方來，不亦樂乎？"
