@@ -443,12 +443,23 @@ class Corruptor:
         )
 
     def replacement_char(self, clean: str, script: str, plans: Sequence[_Plan]) -> list[_Plan]:
+        draw = self.rng.random()
+        if draw < 0.125:
+            # Two neighbouring characters lost, one U+FFFD each: the same "��"
+            # as one character lost in two pieces, which the repair must tell apart.
+            pairs = [
+                i
+                for i in self._sites(clean, plans, lambda ch: True)
+                if i + 1 < len(clean) and is_han(clean[i + 1]) and self._free(plans, i, i + 2)
+            ]
+            if pairs:
+                return [_Plan(pairs[0], pairs[0] + 2, "replacement_char", "\ufffd\ufffd", False, "two characters")]
         return self._one_char(
             clean,
             plans,
             "replacement_char",
             lambda ch: True,
-            lambda ch: "\ufffd\ufffd" if self.rng.random() < 0.25 else "\ufffd",
+            lambda ch: "\ufffd\ufffd" if draw < 0.25 else "\ufffd",
         )
 
     def private_use(self, clean: str, script: str, plans: Sequence[_Plan]) -> list[_Plan]:

@@ -102,7 +102,12 @@ def main(argv: list[str] | None = None) -> None:
             f"({row['applied_per_million']:.1f}) | {cells[1]} ({row['reported_per_million']:.1f}) |"
         )
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(rows, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    # Numbers only in the results; the examples quote the corpus, so they go
+    # to a file that git ignores (benchmarks/results/.gitignore).
+    numbers = [{k: v for k, v in row.items() if k != "examples"} for row in rows]
+    args.out.write_text(json.dumps(numbers, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    examples = args.out.with_suffix(".examples.json")
+    examples.write_text(json.dumps(rows, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":
