@@ -85,7 +85,8 @@ def repair_batch(texts: Sequence[str | tuple[str, str]]) -> list[tuple[str, list
         if isinstance(item, tuple):
             text, reference = item
             base = _repairer()
-            result = repair.Repairer(model=base.lm, references=(reference,)).repair_text(text)
+            # The witness is the document's own clean text: the same edition.
+            result = repair.Repairer(model=base.lm, references=(reference,), same_edition=True).repair_text(text)
         else:
             result = _repairer().repair_text(item)
         views = [

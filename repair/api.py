@@ -33,6 +33,10 @@ class Repairer:
     references: tuple[str, ...] = ()
     # A digitization's code → character table (GlyphTable or a TSV path).
     glyph_table: object = None
+    # The references are copies of the same edition as the inputs: a character
+    # they have and a document lacks is then a loss, not a variant reading,
+    # and is written (repair.fill.deletions).
+    same_edition: bool = False
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.min_confidence <= 1.0:
@@ -159,6 +163,7 @@ class Repairer:
                 self._reference_index,
                 min_confidence=self.min_confidence,
                 simplified=(doc.script if doc.script != "neutral" else script_of(doc.text)) == "simplified",
+                same_edition=self.same_edition,
             )
         text, placed = apply_edits(doc.text, edits)
         return Result(text, placed, doc.text)
@@ -172,6 +177,7 @@ class Repairer:
             "model": model,
             "references": self.references,
             "glyph_table": self._glyphs,
+            "same_edition": self.same_edition,
             # The witness index already holds the references and any batch
             # witnesses: a worker must see the same evidence as the parent.
             "witnesses": self._witnesses,

@@ -80,6 +80,12 @@ def main() -> None:
     help="A code → character table for this digitization's home-made glyphs (repair glyphs learn).",
 )
 @click.option(
+    "--same-edition",
+    is_flag=True,
+    help="The --reference texts are copies of the same edition: write the characters they show lost, "
+    "instead of only reporting them (another edition's variant readings would look the same).",
+)
+@click.option(
     "-j",
     "--jobs",
     type=click.IntRange(min=1),
@@ -107,6 +113,7 @@ def clean(
     placeholder,
     references,
     glyph_table,
+    same_edition,
     jobs,
     html,
     in_place,
@@ -125,7 +132,11 @@ def clean(
     try:
         texts = tuple(reference_text(read_input(p)) for p in references)
         repairer = Repairer(
-            min_confidence=min_confidence, placeholder=placeholder, references=texts, glyph_table=glyph_table
+            min_confidence=min_confidence,
+            placeholder=placeholder,
+            references=texts,
+            glyph_table=glyph_table,
+            same_edition=same_edition,
         )
     except ValueError as err:
         raise click.BadParameter(str(err)) from None

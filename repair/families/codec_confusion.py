@@ -154,6 +154,9 @@ def _encodable_segments(text: str, codec: str) -> list[bytes]:
     return segments
 
 
+SINGLE_BYTE_CODECS = frozenset({"sloppy-windows-1252", "latin-1", "cp1252"})
+
+
 def promising(core: str) -> tuple[int, ...]:
     """Which confusions could explain the improbable core of a stretch at all.
 
@@ -171,8 +174,18 @@ def promising(core: str) -> tuple[int, ...]:
         # The core may hold genuine characters next to the mojibake, which
         # the wrong codec cannot encode or which read as debris: one stretch
         # of likely text in the reading of any encodable segment is enough.
-        for segment in _encodable_segments(core, c.wrong):
-            pieces = segment.decode(c.true, errors="replace").split("\ufffd")
+        # Both byte phases where the wrong codec is single-byte: a genuine
+        # character before the mojibake (“ is one byte in cp1252) puts the
+        # two-byte reading out of step.  Not for two-byte wrong codecs, whose
+        # phase-shifted readings find likely text in byte-shifted runs.
+        phases = (0, 1) if c.wrong in SINGLE_BYTE_CODECS else (0,)
+        readings = (
+            segment[phase:].decode(c.true, errors="replace")
+            for segment in _encodable_segments(core, c.wrong)
+            for phase in phases
+        )
+        for reading in readings:
+            pieces = reading.split("\ufffd")
             if any(len(p) >= 3 and not p.isascii() and mean_logp(p) >= MIN_CANDIDATE_MEAN for p in pieces):
                 keep.append(i)
                 break

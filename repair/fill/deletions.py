@@ -39,6 +39,9 @@ from repair.types import Candidate, Edit
 # The share of right insertions over both measurements above, shrunk:
 # (124 + 1) / (128 + 171 + 2).  The reference's kind decides the real share.
 WITNESSED_CONFIDENCE = 0.415
+# When the user says the references are copies of the same edition
+# (``--same-edition``), the first measurement alone applies: (124 + 1) / (128 + 2).
+SAME_EDITION_CONFIDENCE = 0.962
 
 
 def boundaries(text: str, edits: Sequence[Edit], side: int) -> list[tuple[int, str, str]]:
@@ -64,10 +67,36 @@ def boundaries(text: str, edits: Sequence[Edit], side: int) -> list[tuple[int, s
     return out
 
 
+def _placement_unsure(text: str, at: int, char: str) -> bool:
+    """Whether ``char`` at ``at`` repeats a neighbour in a run that touches punctuation.
+
+    The index reads across punctuation, so 亡走，齊宣 lacking a 齊 matches 亡走齊，齊宣:
+    the lost 齊 may belong before the comma, and the text would differ.
+    >>> _placement_unsure("亡走，齊宣王", 4, "齊"), _placement_unsure("亡走齊宣王", 3, "齊")
+    (True, False)
+    """
+    a = at
+    while a > 0 and text[a - 1] == char:
+        a -= 1
+    b = at
+    while b < len(text) and text[b] == char:
+        b += 1
+    if a == b:
+        return False  # no neighbour repeats it: the place is clear
+    return any(0 <= i < len(text) and NON_HAN_RE.match(text[i]) for i in (a - 1, b))
+
+
 def witnessed(
-    text: str, edits: Sequence[Edit], references: WitnessIndex | None, *, min_confidence: float, simplified: bool
+    text: str,
+    edits: Sequence[Edit],
+    references: WitnessIndex | None,
+    *,
+    min_confidence: float,
+    simplified: bool,
+    same_edition: bool = False,
 ) -> list[Edit]:
     """The edits plus an insertion wherever the references show a lost character."""
+    confidence = SAME_EDITION_CONFIDENCE if same_edition else WITNESSED_CONFIDENCE
     if references is None or references.joined is None:
         return list(edits)
     found: list[Edit] = []
@@ -81,7 +110,9 @@ def witnessed(
             continue
         char, count = forms.pop(), sum(fills.values())
         read = fills.most_common(1)[0][0]
-        applied = WITNESSED_CONFIDENCE >= min_confidence
+        if _placement_unsure(text, at, char):
+            continue
+        applied = confidence >= min_confidence
         found.append(
             Edit(
                 at,
@@ -89,13 +120,13 @@ def witnessed(
                 "",
                 char if applied else "",
                 "deletion",
-                WITNESSED_CONFIDENCE,
+                confidence,
                 (Candidate(char, float(count), f"witness ×{count}"),),
                 applied,
                 note=(
                     f"{'restored' if applied else 'may have lost'} {char}: the references read "
-                    f"{left}{read}{right} and never {left}{right} (p={WITNESSED_CONFIDENCE:.3f}: "
-                    "a variant reading of another edition looks the same)"
+                    f"{left}{read}{right} and never {left}{right} (p={confidence:.3f}"
+                    + (", same edition)" if same_edition else ": another edition's variant looks the same)")
                 ),
                 detail={"witnesses": count, "context": [left, right]},
             )

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import pickle
 
-from fill_support import BASE, needs_model
+from fill_support import BASE, needs_model, run_repair
 
 import repair
-from repair.fill.deletions import WITNESSED_CONFIDENCE, boundaries
+from repair.fill.deletions import SAME_EDITION_CONFIDENCE, WITNESSED_CONFIDENCE, boundaries
 from repair.fill.witness import WitnessIndex
 from repair.types import Edit
 
@@ -41,17 +42,30 @@ def test_a_reference_reports_the_lost_character_without_writing_it():
     assert "自遠方來" in edit.note
 
 
-@needs_model
-def test_a_user_who_trusts_the_reference_can_have_it_written():
-    result = repair.Repairer(references=(BASE,), min_confidence=0.4).repair_text(DROPPED)
+def test_references_of_the_same_edition_have_it_written():
+    result = repair.Repairer(references=(BASE,), model=None, same_edition=True).repair_text(DROPPED)
     assert result.text == BASE
+    (edit,) = deletions(result)
+    assert edit.applied and edit.confidence == SAME_EDITION_CONFIDENCE
     assert result.undo() == DROPPED
+
+
+def test_same_edition_from_the_command_line(tmp_path):
+    src, ref, out = tmp_path / "in.txt", tmp_path / "ref.txt", tmp_path / "out"
+    src.write_text(DROPPED + "\n", encoding="utf-8")
+    ref.write_text(BASE + "\n", encoding="utf-8")
+    run_repair("clean", src, "-o", out, "--reference", ref)
+    assert (out / "in.txt").read_text(encoding="utf-8") == DROPPED + "\n"
+    run_repair("clean", src, "-o", out, "--reference", ref, "--same-edition")
+    assert (out / "in.txt").read_text(encoding="utf-8") == BASE + "\n"
+    report = json.loads((out / "_repair_reports" / "in.txt.report.json").read_text(encoding="utf-8"))
+    assert report["settings"]["same_edition"] is True
 
 
 @needs_model
 def test_simplified_document_gets_the_simplified_form():
     text = "子曰学而时习之不亦说乎有朋自方来不亦乐乎"
-    result = repair.Repairer(references=(BASE,), min_confidence=0.4).repair_text(text)
+    result = repair.Repairer(references=(BASE,), same_edition=True).repair_text(text)
     assert result.text == "子曰学而时习之不亦说乎有朋自远方来不亦乐乎"
 
 

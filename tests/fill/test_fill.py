@@ -5,8 +5,8 @@ from __future__ import annotations
 from fill_support import BASE, needs_model, run_repair
 
 import repair
-from repair.fill.channel import candidate_set, narrow_code_page
-from repair.fill.ranker import RELIABILITY, WITNESS_CONFIDENCE, calibrated
+from repair.fill.channel import FILLABLE, candidate_set, narrow_code_page
+from repair.fill.ranker import CHANNEL_OF, RELIABILITY, WITNESS_CONFIDENCE, calibrated, observed_accuracy
 from repair.fill.witness import WitnessIndex, fold
 from repair.types import Edit
 
@@ -28,9 +28,22 @@ def _in_gb2312(ch: str) -> bool:
 
 
 def test_calibration_is_monotone_and_below_certainty():
-    values = [calibrated(lo) for lo, _, _ in RELIABILITY]
-    assert values == sorted(values)
-    assert all(0 < v < 1 for v in values) and 0.9 < WITNESS_CONFIDENCE < 1
+    assert set(CHANNEL_OF.values()) == set(RELIABILITY) and set(CHANNEL_OF) == set(FILLABLE)
+    for kind, channel in CHANNEL_OF.items():
+        values = [calibrated(lo, kind) for lo, _, _ in RELIABILITY[channel]]
+        assert values == sorted(values)
+        assert all(0 < v < 1 for v in values)
+    assert 0.9 < WITNESS_CONFIDENCE < 1
+
+
+def test_model_alone_may_fill_only_where_calibration_saw_at_most_one_percent_wrong():
+    for channel, rows in RELIABILITY.items():
+        for lo, n, k in rows:
+            if observed_accuracy(lo, rows) >= 0.9:
+                assert n - k <= 0.01 * n, channel
+    # A home-made glyph is never filled on the model's word, however sure it is.
+    assert calibrated(0.99999, "private_use") < 0.5 and calibrated(0.99999, "foreign_symbol") < 0.5
+    assert calibrated(0.995, "placeholder") > 0.9 > calibrated(0.98, "placeholder")
 
 
 def test_witness_index_finds_the_fill_across_scripts_and_punctuation():
