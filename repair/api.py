@@ -137,6 +137,9 @@ class Repairer:
                 witnesses=self._witnesses,
                 glyphs=self._glyphs,
             )
+            from repair.fill.codec_edges import refine
+
+            edits = refine(doc.text, edits, self.lm, placeholder=self.placeholder)
             from repair.fill.byte_holes import fill_runs
 
             edits = fill_runs(

@@ -1,0 +1,33 @@
+"""The model checks where a re-read mojibake run ends (Big5 read as GBK cuts a character short)."""
+
+from __future__ import annotations
+
+from fill_support import needs_model
+
+import repair
+
+CLEAN = "又何學為乎孔子曰括而羽之鏃而砥礪"
+GARBLED = CLEAN.encode("big5hkscs").decode("gb18030")
+
+
+def test_the_model_free_reading_misses_the_last_character():
+    # The premise: without the model the run stops a character short.
+    result = repair.Repairer(model=None).repair_text(GARBLED)
+    assert result.text != CLEAN and result.text[:-1] == CLEAN[:-1]
+
+
+@needs_model
+def test_the_model_moves_the_end_and_says_so():
+    result = repair.Repairer().repair_text(GARBLED)
+    assert result.text == CLEAN
+    (edit,) = [e for e in result.edits if e.kind == "codec_confusion"]
+    assert "ends moved by the language model" in edit.note
+    assert edit.detail["detector_span"] != [edit.start, edit.end]
+    assert result.undo() == GARBLED
+
+
+@needs_model
+def test_clean_neighbours_are_not_taken_in():
+    text = "子曰：" + GARBLED + "。此之謂也。"
+    result = repair.Repairer().repair_text(text)
+    assert result.text == "子曰：" + CLEAN + "。此之謂也。"
