@@ -227,6 +227,13 @@ def fill(
         raw_p = ranked[0][0]
         best_p = calibrated(raw_p, kind)
         shown = [Candidate(c, round(s, 3), f"lm p={p:.3f}") for p, s, c in ranked]
+        if two_marks:
+            # Calibration saw the model decide single gaps only: a run of two
+            # marks may be two characters, which a one-character answer cannot
+            # be, so the model alone never fills it.  Its best two-character
+            # readings are listed for the reader beside the one-character ones.
+            best_p = calibrated(0.0, kind)
+            shown += _pairs(lm, contexts[0], allowed, simplified, cache)
         # Other copies decide when they agree with each other and with the
         # document's own text; the document alone only puts its reading first.
         witness = _unanimous(seen + seen_own, simplified) if seen else None
@@ -336,6 +343,33 @@ def _recurring_witness(
         return None
     ((char, count),) = found.items()
     return (to_simplified(char) if simplified else char), count
+
+
+# Two-character readings of a run of two marks: a beam of this width per
+# position, then every pair scored with the whole context.
+PAIR_BEAM = 20
+PAIRS_SHOWN = 3
+
+
+def _pairs(
+    lm: CharLM, context: tuple[str, str], cands: Sequence[str], simplified: bool, cache: CacheModel
+) -> list[Candidate]:
+    """The best two-character fillings of a two-mark run (candidates for the report, never applied)."""
+    left, right = context
+    firsts = [cands[j] for j in lm.shortlist(left, cands, "", PAIR_BEAM)]
+    if not firsts:
+        return []
+    # The second position is conditioned on the likeliest first one.
+    seconds = [cands[j] for j in lm.shortlist(left + firsts[0], cands, right, PAIR_BEAM)]
+    pairs = [a + b for a in firsts for b in seconds]
+    if not pairs:
+        return []
+    scores = lm.score_candidates(left, pairs, right, cache=cache, weight=CACHE_WEIGHT)
+    best = sorted(zip(scores, pairs, strict=True), reverse=True)[:PAIRS_SHOWN]
+    return [
+        Candidate(to_simplified(pair) if simplified else pair, round(score, 3), "lm, two characters")
+        for score, pair in best
+    ]
 
 
 def _evidence(witness: object, glyph: object) -> str:

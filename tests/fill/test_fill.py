@@ -174,3 +174,14 @@ def test_a_batch_witnesses_two_character_runs_too():
     repairer = repair.Repairer()
     repairer.with_batch_witnesses(lambda: iter(texts))
     assert repairer.repair_text(texts[1]).text == "論語：不亦說乎，有朋自遠方來，不亦樂乎？"
+
+
+@needs_model
+def test_the_model_alone_never_fills_a_run_of_two_marks_but_lists_two_character_readings():
+    # 三皁為繫，繫一馭夫: the two placeholders are two characters, which a
+    # one-character answer cannot be, however sure the model is of 繫.
+    text = "地官司徒第二校人掌王馬之政三乘為皁皁一趣馬三皁為〓〓一馭夫六繫為廏"
+    (edit,) = repair.Repairer().repair_text(text).edits
+    assert not edit.applied and edit.confidence < 0.9
+    pairs = [c.text for c in edit.candidates if c.source == "lm, two characters"]
+    assert pairs and all(len(p) == 2 for p in pairs)
