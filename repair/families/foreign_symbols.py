@@ -32,8 +32,11 @@ class ForeignSymbols(MarkOnly):
         text = doc.text
         spans = []
         # A text with kana words (three or more in a row) is writing Japanese:
-        # its kana are language, not stand-ins.
-        japanese = KANA_WORD_RE.search(text) is not None
+        # its kana are language, not stand-ins.  Kana inside a stretch another
+        # family has claimed (GBK mojibake is full of them) say nothing.
+        japanese = any(
+            not any(a < m.end() and m.start() < b for a, b in doc.claimed) for m in KANA_WORD_RE.finditer(text)
+        )
         for m in FOREIGN_RUN_RE.finditer(text):
             i, j = m.start(), m.end()
             cls = foreign_symbol_class(text[i])

@@ -48,3 +48,13 @@ def test_foreign_symbols(repaired, observed, text, expected):
     assert observed(result) == expected
     assert result.text == text
     assert all(not e.applied for e in result.edits)
+
+
+def test_kana_inside_mojibake_do_not_make_the_text_japanese():
+    # Big5 read as GBK is full of kana (ゑぃア…); they belong to the codec
+    # confusion, and the lone ラ elsewhere is still a stand-in.
+    from repair import Repairer
+
+    garbled = "履得其位比不失賢處不失位".encode("big5hkscs").decode("gb18030")
+    result = Repairer(model=None).repair_text("子曰：" + garbled + "。又曰：王韓ラ有罪削爵徙邊。")
+    assert [(e.kind, e.before) for e in result.edits if e.kind == "foreign_symbol"] == [("foreign_symbol", "ラ")]
