@@ -325,8 +325,13 @@ def _mark_open(e: dict[str, Any], blank: bool) -> str:
     conf = _confidence(e.get("confidence"))
     applied = bool(e.get("applied"))
     status = "applied" if applied else "left marked"
+    after = str(e.get("after", ""))
+    candidates = e.get("candidates") or []
+    if not applied and candidates and isinstance(candidates[0], dict):
+        # What is left marked says what it may be, not "X → X".
+        after = f"{candidates[0].get('text', '')}?"
     tip = (
-        f"#{e.get('id')} {e.get('kind')}: {_shown(str(e.get('before', '')))} → {_shown(str(e.get('after', '')))}"
+        f"#{e.get('id')} {e.get('kind')}: {_shown(str(e.get('before', '')))} → {_shown(after)}"
         f" · confidence {conf:.3f} · {status}"
     )
     cls = "edit blank" if blank else "edit"
