@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from corrupt import generate_documents, held_out_paragraphs
-from run_benchmark import EditView, score_document
+from run_benchmark import edit_views, score_document
 
 import repair
 from repair.fill.codec_edges import refine
@@ -28,23 +28,6 @@ from repair.lm.model import load_default
 from repair.pipeline.apply import apply_edits
 
 MARGINS = (None, 0.0, 1.0, 2.0, 3.0, 5.0)
-
-
-def views(edits) -> list[EditView]:
-    return [
-        EditView(
-            e.start,
-            e.end,
-            e.out_start,
-            e.out_end,
-            e.kind,
-            e.applied,
-            e.before,
-            e.after,
-            tuple((e.out_start + s.offset, s.length) for s in e.slots) if e.applied else (),
-        )
-        for e in edits
-    ]
 
 
 def main() -> None:
@@ -65,7 +48,7 @@ def main() -> None:
         for m in MARGINS:
             moved = edits if m is None else refine(doc.damaged, edits, lm, placeholder="〓", margin=m)
             output, placed = apply_edits(doc.damaged, moved)
-            outcomes, _ = score_document(doc, output, views(placed))
+            outcomes, _ = score_document(doc, output, edit_views(placed))
             for o in outcomes:
                 if o.damage.family == "codec_confusion":
                     tallies[m][o.outcome] += 1

@@ -89,22 +89,26 @@ def repair_batch(texts: Sequence[str | tuple[str, str]]) -> list[tuple[str, list
             result = repair.Repairer(model=base.lm, references=(reference,), same_edition=True).repair_text(text)
         else:
             result = _repairer().repair_text(item)
-        views = [
-            EditView(
-                e.start,
-                e.end,
-                e.out_start,
-                e.out_end,
-                e.kind,
-                e.applied,
-                e.before,
-                e.after,
-                tuple((e.out_start + s.offset, s.length) for s in e.slots) if e.applied else (),
-            )
-            for e in result.edits
-        ]
-        out.append((result.text, views))
+        out.append((result.text, edit_views(result.edits)))
     return out
+
+
+def edit_views(edits: Sequence[repair.Edit]) -> list[EditView]:
+    """The scoring's view of placed edits (as ``Result.edits`` holds them)."""
+    return [
+        EditView(
+            e.start,
+            e.end,
+            e.out_start,
+            e.out_end,
+            e.kind,
+            e.applied,
+            e.before,
+            e.after,
+            tuple((e.out_start + s.offset, s.length) for s in e.slots) if e.applied else (),
+        )
+        for e in edits
+    ]
 
 
 def chunks(texts: Sequence[str], size: int) -> Iterator[list[str]]:
