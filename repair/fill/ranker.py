@@ -386,11 +386,14 @@ def _unanimous(seen: Counter[str], simplified: bool) -> tuple[str, int] | None:
 
 
 def _clean_text(text: str, edits: Sequence[Edit]) -> str:
-    """The document with every detected span cut out (for the cache and the code page)."""
+    """The document with every detected span cut out (for the cache, the own-text
+    witnesses and the code page).  Each span leaves a cut mark: a line break
+    alone would let the Han projection join the two sides, and the document
+    would then seem to witness its own gap with the character after it."""
     parts, pos = [], 0
     for e in sorted(edits, key=lambda e: e.start):
         parts.append(text[pos : e.start])
-        parts.append("\n")
+        parts.append(MASK)
         pos = e.end
     parts.append(text[pos:])
     return "".join(parts)

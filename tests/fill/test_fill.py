@@ -185,3 +185,14 @@ def test_the_model_alone_never_fills_a_run_of_two_marks_but_lists_two_character_
     assert not edit.applied and edit.confidence < 0.9
     pairs = [c.text for c in edit.candidates if c.source == "lm, two characters"]
     assert pairs and all(len(p) == 2 for p in pairs)
+
+
+def test_the_clean_text_keeps_a_cut_where_a_gap_was():
+    # Joined across the gap, 必先ス于闲隙 read 必先于闲隙: the document seemed to
+    # witness its other gap (必先ス闲隙) with 于.
+    from repair.fill.ranker import _clean_text
+    from repair.lm.tokens import han_projection
+
+    text = "天子必先ス闲隙之地天子必先ス于闲隙之地"
+    edits = [Edit(i, i + 1, "ス", "ス", "foreign_symbol", 0.0) for i, ch in enumerate(text) if ch == "ス"]
+    assert han_projection(_clean_text(text, edits)) == ["天子必先", "闲隙之地天子必先", "于闲隙之地"]
