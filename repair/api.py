@@ -207,11 +207,15 @@ def exact_gap_keys(exact: Repairer, text: str) -> set[str]:
     The contexts are read in the exactly repaired text, the one the batch
     indexes, so the edits' output offsets are the ones that apply.
     """
+    return result_gap_keys(exact.repair_text(text))
+
+
+def result_gap_keys(result: Result) -> set[str]:
+    """The witness keys of the gaps a repair left, read in its output text."""
     from dataclasses import replace
 
     from repair.fill.ranker import gap_keys
 
-    result = exact.repair_text(text)
     return gap_keys(result.text, [replace(e, start=e.out_start, end=e.out_end) for e in result.edits])
 
 

@@ -24,6 +24,7 @@ import os
 import re
 import resource
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -342,38 +343,47 @@ def _decoded(path: Path) -> str | None:
         return None  # reported when the file itself is cleaned
 
 
-def _exact_keys(args: tuple[Path, Repairer]) -> set[str]:
-    from repair.api import exact_gap_keys
+def _exact_keys(args: tuple[Path, Repairer, Path]) -> set[str]:
+    """Pass 1: the file's gap contexts; its exactly repaired text is kept for pass 2."""
+    from repair.api import result_gap_keys
 
-    path, exact = args
-    text = _decoded(path)
-    return set() if text is None else exact_gap_keys(exact, text)
-
-
-def _index_part(args: tuple[Path, Repairer, frozenset[str]]) -> dict[str, dict[str, dict[str, int]]]:
-    path, exact, keys = args
+    path, exact, kept = args
     text = _decoded(path)
     if text is None:
+        return set()
+    result = exact.repair_text(text)
+    kept.write_text(result.text, encoding="utf-8")
+    return result_gap_keys(result)
+
+
+def _index_part(args: tuple[Path, frozenset[str]]) -> dict[str, dict[str, dict[str, int]]]:
+    """Pass 2: what the file's exactly repaired text puts in the batch's gap contexts."""
+    kept, keys = args
+    if not kept.exists():
         return {}
     index = Repairer.new_batch_index(set(keys))
-    index.add(exact.repair_text(text).text)
+    index.add(kept.read_text(encoding="utf-8"))
     return index.counts()
 
 
 def _batch_witnesses(jobs: list[Job], repairer: Repairer, workers: int) -> dict[int, set[str]]:
     """Let the batch's clean text witness its own gaps (``Repairer.with_batch_witnesses``,
-    in the pool: the two passes over the files, each file once per pass); keys per job."""
+    in the pool: pass 1 repairs each file exactly once and keeps the text in a
+    temporary folder, pass 2 indexes the kept texts); keys per job."""
     exact = repairer.exact()
     paths = [j.source for j in jobs]
-    if workers > 1:
-        with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
-            keys = list(pool.map(_exact_keys, [(p, exact) for p in paths], chunksize=4))
+    with tempfile.TemporaryDirectory(prefix="repair-witnesses-") as tmp:
+        kept = [Path(tmp) / f"{i}.txt" for i in range(len(paths))]
+        first = [(p, exact, k) for p, k in zip(paths, kept, strict=True)]
+        if workers > 1:
+            with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
+                keys = list(pool.map(_exact_keys, first, chunksize=4))
+                every = frozenset().union(*keys)
+                parts = list(pool.map(_index_part, [(k, every) for k in kept], chunksize=4))
+        else:
+            keys = [_exact_keys(a) for a in first]
             every = frozenset().union(*keys)
-            parts = list(pool.map(_index_part, [(p, exact, every) for p in paths], chunksize=4))
-    else:
-        keys = [_exact_keys((p, exact)) for p in paths]
-        every = frozenset().union(*keys)
-        parts = [_index_part((p, exact, every)) for p in paths]
+            parts = [_index_part((k, every)) for k in kept]
     index = Repairer.new_batch_index(set(every))
     for part in parts:
         index.merge(part)

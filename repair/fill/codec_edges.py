@@ -57,7 +57,8 @@ def refine(text: str, edits: Sequence[Edit], lm: CharLM, *, placeholder: str, ma
         if e.kind != "codec_confusion" or not e.applied or len(codecs) != 1 or codecs[0] not in readers:
             continue
         read = readers[codecs[0]]
-        lo = ordered[i - 1].end if i > 0 else 0
+        # The previous run may have moved already: bound by where it ends now.
+        lo = out[i - 1].end if i > 0 else 0
         hi = ordered[i + 1].start if i + 1 < len(ordered) else len(text)
         w0, w1 = max(lo, e.start - 1 - CONTEXT), min(hi, e.end + 1 + CONTEXT)
         options: dict[tuple[int, int], tuple[float, str]] = {}
