@@ -31,3 +31,29 @@ def test_clean_neighbours_are_not_taken_in():
     text = "子曰：" + GARBLED + "。此之謂也。"
     result = repair.Repairer().repair_text(text)
     assert result.text == "子曰：" + CLEAN + "。此之謂也。"
+
+
+class _WantsTheSeparator:
+    """A stand-in model that likes 珨, which the separator 一 re-reads as in either run."""
+
+    def sentence_logp(self, chars: str) -> float:
+        return float(chars.count("珨"))
+
+
+def test_two_runs_never_take_the_same_character():
+    from repair.fill.codec_edges import refine
+    from repair.pipeline.apply import apply_edits
+    from repair.types import Edit
+
+    first = "學而時習之".encode("big5hkscs").decode("gb18030")
+    second = "不亦說乎".encode("big5hkscs").decode("gb18030")
+    text = first + "一" + second  # 一 re-reads as Han with either run
+    codecs = {"codecs": ["Big5 read as GBK"]}
+    edits = [
+        Edit(0, len(first), first, "學而時習之", "codec_confusion", 1.0, applied=True, detail=codecs),
+        Edit(len(first) + 1, len(text), second, "不亦說乎", "codec_confusion", 1.0, applied=True, detail=codecs),
+    ]
+    moved = refine(text, edits, _WantsTheSeparator(), placeholder="〓", margin=0.0)
+    assert moved[0].end <= moved[1].start
+    assert moved[0].end == len(first) + 1  # the first run took 一; the second could not
+    apply_edits(text, moved)  # no overlap
