@@ -17,6 +17,7 @@ The command line is a thin shell over this module.  Design choices:
 from __future__ import annotations
 
 import csv
+import functools
 import hashlib
 import io
 import json
@@ -149,12 +150,25 @@ def fingerprint(repairer: Repairer) -> str:
     glyphs = repairer._glyphs
     parts = {
         "tool": __version__,
+        "code": code_digest(),
         "settings": settings_of(repairer),
         "model": model,
         "references": [sha256(t) for t in repairer.references],
         "glyphs": sorted((k, v.char) for k, v in glyphs.entries.items()) if glyphs is not None else None,
     }
     return hashlib.sha256(json.dumps(parts, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:32]
+
+
+@functools.cache
+def code_digest() -> str:
+    """A hash of the package's own code and tables: an edited or upgraded
+    install with an unchanged version number still redoes every file."""
+    root = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*") if p.is_file() and p.suffix in (".py", ".json", ".tsv", ".txt")):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def witness_digest(repairer: Repairer, keys: set[str]) -> str:

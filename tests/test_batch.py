@@ -256,3 +256,14 @@ def test_progress_bar_on_a_terminal_only(tmp_path: Path, quiet: bool) -> None:
     # Piped (not a terminal): per-file lines, no bar.
     piped = run_cli(*args[3:], "--no-html").stderr.decode()
     assert "file/s" not in piped and "chars/s" not in piped
+
+
+def test_the_fingerprint_follows_the_code_not_only_the_version(monkeypatch: pytest.MonkeyPatch) -> None:
+    # An edited or upgraded install with the same version number must redo its files.
+    from repair import Repairer, batch
+
+    repairer = Repairer(model=None)
+    before = batch.fingerprint(repairer)
+    assert batch.fingerprint(repairer) == before  # stable within a run
+    monkeypatch.setattr(batch, "code_digest", lambda: "another build")
+    assert batch.fingerprint(repairer) != before
