@@ -25,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import repair
-from repair.lm.split import paragraphs
+from repair.lm.split import is_held_out
 
 # (text repaired, reference): the same work in two editions, a base text and
 # its commentary, and two histories that copy each other with changes.
@@ -47,14 +47,17 @@ def corpus_file(corpus: Path, text_id: str) -> Path:
 def run_pair(corpus: Path, target: str, reference: str, max_chars: int) -> dict:
     target_path, reference_path = corpus_file(corpus, target), corpus_file(corpus, reference)
     # The held-out paragraphs of the target, the whole reference (a lookup, not training).
+    # Only the target file is read, with the split's own rule per line.
     texts, n = [], 0
-    for name, _, line in paragraphs(target_path.parent, held_out=True):
-        if name != target_path.name:
-            continue
-        texts.append(line)
-        n += len(line)
-        if n >= max_chars:
-            break
+    with target_path.open(encoding="utf-8") as fh:
+        for no, line in enumerate(fh):
+            line = line.rstrip("\n")
+            if not line or not is_held_out(target_path.name, no):
+                continue
+            texts.append(line)
+            n += len(line)
+            if n >= max_chars:
+                break
     ref = reference_path.read_text(encoding="utf-8")
     repairer = repair.Repairer(references=(ref,))
     t0 = time.perf_counter()

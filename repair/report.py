@@ -125,7 +125,7 @@ def settings_of(repairer: Any) -> dict[str, Any]:
         "min_confidence": repairer.min_confidence,
         "placeholder": repairer.placeholder,
         "families": repairer.families,
-        "same_edition": getattr(repairer, "same_edition", False),
+        "same_edition": repairer.same_edition,
     }
 
 

@@ -18,9 +18,10 @@ from collections.abc import Sequence
 from dataclasses import replace
 from functools import cache
 
+from repair.charclass import is_han
 from repair.families.codec_confusion import ATTEMPTS
 from repair.lm.model import CharLM
-from repair.lm.tokens import NON_HAN_RE, han_projection, to_traditional
+from repair.lm.tokens import han_projection, to_traditional
 from repair.types import Edit, Slot
 
 CONTEXT = 8
@@ -41,10 +42,6 @@ def _readers() -> dict[str, object]:
 def _score(lm: CharLM, text: str) -> float:
     """Log10 probability of a stretch as the model sees it (unreadable characters cut it)."""
     return sum(lm.sentence_logp(p) for p in han_projection(to_traditional(text)))
-
-
-def _is_han(ch: str) -> bool:
-    return not NON_HAN_RE.match(ch)
 
 
 def refine(text: str, edits: Sequence[Edit], lm: CharLM, *, placeholder: str, margin: float = MARGIN) -> list[Edit]:
@@ -70,7 +67,7 @@ def refine(text: str, edits: Sequence[Edit], lm: CharLM, *, placeholder: str, ma
                 # Only a Han character may join or leave the run.
                 moved = [text[min(s, e.start)]] if ds else []
                 moved += [text[max(t, e.end) - 1]] if de else []
-                if not all(_is_han(c) for c in moved):
+                if not all(is_han(c) for c in moved):
                     continue
                 got = read(text[s:t])  # type: ignore[operator]
                 if got is None:
@@ -80,7 +77,7 @@ def refine(text: str, edits: Sequence[Edit], lm: CharLM, *, placeholder: str, ma
                     continue  # a move that loses bytes is not a better reading
                 # A character taken in must read as Han: the model does not see
                 # anything else (ע, ㄤ, a private-use code would cost nothing).
-                if (ds < 0 and not _is_han(reading[0])) or (de > 0 and not _is_han(reading[-1])):
+                if (ds < 0 and not is_han(reading[0])) or (de > 0 and not is_han(reading[-1])):
                     continue
                 options[(s, t)] = (_score(lm, text[w0:s] + reading + text[t:w1]), reading)
         here = options.get((e.start, e.end))

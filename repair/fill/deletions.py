@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from repair.fill.witness import WitnessIndex, fold
+from repair.fill.witness import WitnessIndex, context_key
 from repair.lm.tokens import CUT_RE, NON_HAN_RE, to_simplified, to_traditional
 from repair.types import Candidate, Edit
 
@@ -101,7 +101,7 @@ def witnessed(
         return list(edits)
     found: list[Edit] = []
     for at, left, right in boundaries(text, edits, references.side):
-        key = fold(left + right)
+        key = context_key(left, right, references.side)
         fills = references.fills.get(key)
         if not fills or key in references.joined:
             continue

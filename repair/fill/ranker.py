@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from itertools import pairwise
 
 import numpy as np
 
@@ -94,6 +95,18 @@ def right_context(text: str, end: int) -> str:
 MASK = "〓"
 
 
+def _masked(text: str, edits: Iterable[Edit]) -> str:
+    """``text`` with each edit's span replaced by cut marks, one per character
+    (so offsets hold), and one for an empty span (so it still cuts)."""
+    pieces, pos = [], 0
+    for e in sorted(edits, key=lambda e: e.start):
+        if e.start >= pos:
+            pieces += [text[pos : e.start], MASK * max(1, e.end - e.start)]
+            pos = e.end
+    pieces.append(text[pos:])
+    return "".join(pieces)
+
+
 def masked_text(text: str, edits: Sequence[Edit]) -> str:
     """``text`` with every gap still to fill replaced by the cut mark, offsets unchanged.
 
@@ -101,13 +114,7 @@ def masked_text(text: str, edits: Sequence[Edit]) -> str:
     its two sides: the context of one gap would run across another as if
     nothing were there (薛ス薛ス read as 薛薛).  Masked, the context stops there.
     """
-    pieces, pos = [], 0
-    for e in sorted(edits, key=lambda e: e.start):
-        if e.kind in FILLABLE and not e.applied and e.start >= pos:
-            pieces += [text[pos : e.start], MASK * (e.end - e.start)]
-            pos = e.end
-    pieces.append(text[pos:])
-    return "".join(pieces)
+    return _masked(text, (e for e in edits if e.kind in FILLABLE and not e.applied))
 
 
 # Temperatures tried by the calibration (benchmarks/calibrate_fill.py).
@@ -173,7 +180,7 @@ def fill(
     # parallel phrases (間一歲則覜之…則省之) match a context with another
     # character, so the two kinds are counted apart.  (Only the contexts of
     # this document's gaps are indexed: lookups need no more.)
-    own = WitnessIndex([clean], only=gap_keys(text, edits))
+    own = WitnessIndex([clean], only=_gap_keys(masked, edits))
     # Group recurring codes: one decision per private-use point or symbol.
     groups: dict[tuple[str, str], list[int]] = defaultdict(list)
     for i in slots:
@@ -291,8 +298,11 @@ def fill(
 
 def gap_keys(text: str, edits: Sequence[Edit], side: int = 4) -> set[str]:
     """The witness keys (context on both sides, traditional Han) of a text's fillable gaps."""
+    return _gap_keys(masked_text(text, edits), edits, side)
+
+
+def _gap_keys(masked: str, edits: Sequence[Edit], side: int = 4) -> set[str]:
     keys = set()
-    masked = masked_text(text, edits)
     for e in edits:
         if e.kind in FILLABLE and not e.applied:
             key = context_key(left_context(masked, e.start), right_context(masked, e.end), side)
@@ -321,7 +331,13 @@ def _recurring_witness(
     has already failed for the others.
     """
     code = members[0].before
-    if len(code) != 1 or SENTINEL in text:
+    if len(code) != 1:
+        return None
+    # Contexts are read within 4·CONTEXT characters of a gap: occurrences
+    # farther apart than that cannot hold each other (the common case, and
+    # then nothing below is worth computing).
+    starts = sorted(e.start for e in members)
+    if all(b - a > 4 * CONTEXT for a, b in pairwise(starts)) or SENTINEL in text:
         return None
     spans = {(e.start, e.end) for e in members}
     # The other gaps stay masked; this code's occurrences become the sentinel.
@@ -387,13 +403,7 @@ def _unanimous(seen: Counter[str], simplified: bool) -> tuple[str, int] | None:
 
 def _clean_text(text: str, edits: Sequence[Edit]) -> str:
     """The document with every detected span cut out (for the cache, the own-text
-    witnesses and the code page).  Each span leaves a cut mark: a line break
+    witnesses and the code page).  Each span leaves cut marks: a line break
     alone would let the Han projection join the two sides, and the document
     would then seem to witness its own gap with the character after it."""
-    parts, pos = [], 0
-    for e in sorted(edits, key=lambda e: e.start):
-        parts.append(text[pos : e.start])
-        parts.append(MASK)
-        pos = e.end
-    parts.append(text[pos:])
-    return "".join(parts)
+    return _masked(text, edits)
