@@ -136,7 +136,7 @@ def main() -> None:
 TEMPERATURE_USED = "1.5"
 # Where the high row of a channel's table may start: the first of these from
 # which at most 1% of the model's answers were wrong.
-HIGH_GRID = (0.99, 0.995, 0.999, 0.9999)
+HIGH_GRID = (0.9, 0.95, 0.99, 0.995, 0.999, 0.9999)
 
 
 def by_channel(rows: list[dict], t: str) -> dict:

@@ -42,6 +42,7 @@ __all__ = ["FAMILIES", "CorruptedDocument", "Damage", "corpus_files", "generate_
 FAMILIES: tuple[str, ...] = (
     "question_mark",
     "replacement_char",
+    "split_char",
     "private_use",
     "foreign_symbol",
     "placeholder",
@@ -241,6 +242,20 @@ FOREIGN_SYMBOLS = (
 )
 # GB18030 maps GBK's user-defined area AAA1-AFFE to U+E000-U+E233: the codes a
 # home-made glyph really gets.
+# A wide code page read with a narrower one, as (reader, source), per script:
+# GBK read as GB2312 and GB18030 read as GBK for simplified text, Big5-HKSCS
+# read as Big5 and GB18030 read as GBK for traditional text.
+SPLIT_CHANNELS = {
+    SIMPLIFIED: (("gb2312", "gbk"), ("gbk", "gb18030")),
+    TRADITIONAL: (("big5", "big5hkscs"), ("gbk", "gb18030")),
+}
+# What such a reader shows for a character it lacks, when the line stays in
+# step: a mark and the ASCII trail byte, or two marks and two digit bytes.
+CLEAN_SPLIT_RE = re.compile("\ufffd[\x40-\x7e]|\ufffd\\d\ufffd\\d")
+
+# The pages a lossy conversion may have gone through, narrowest first.
+QUESTION_PAGES = {SIMPLIFIED: ("gb2312", "gbk"), TRADITIONAL: ("big5", "gbk")}
+
 PRIVATE_USE_CODES = [chr(c) for c in range(0xE000, 0xE234)]
 
 SITE_PREFIXES = ("读书之家", "笔趣", "书香", "墨香", "古籍", "免费", "国学", "文渊")
@@ -434,13 +449,28 @@ class Corruptor:
     # -- families --
 
     def question_mark(self, clean: str, script: str, plans: Sequence[_Plan]) -> list[_Plan]:
-        return self._one_char(
-            clean,
-            plans,
-            "question_mark",
-            lambda ch: not encodable(ch, "gb2312"),
-            lambda ch: "??" if self.rng.random() < 0.25 else "?",
-        )
+        """A conversion to a narrower code page that turned what it lacked into ``?``.
+
+        The channel as the repair infers it: the document went through the
+        narrowest page of its script (GB2312 or Big5, else GBK) that loses
+        only a few of its characters (1 to 3 distinct, 6 occurrences at most),
+        and every occurrence of each is lost; a page that would lose more
+        would leave no document to repair.  A quarter become ``??`` (one mark
+        per byte or per UTF-16 unit of the lost character).
+        """
+        han = {ch for ch in clean if is_han(ch)}
+        for page in QUESTION_PAGES[script]:
+            lacking = sorted(ch for ch in han if not encodable(ch, page))
+            positions = [i for i, ch in enumerate(clean) if ch in lacking]
+            if not 1 <= len(lacking) <= 3 or len(positions) > 6:
+                continue
+            if not all(self._free(plans, i, i + 1) for i in positions):
+                return []
+            return [
+                _Plan(i, i + 1, "question_mark", "??" if self.rng.random() < 0.25 else "?", False, page)
+                for i in positions
+            ]
+        return []
 
     def replacement_char(self, clean: str, script: str, plans: Sequence[_Plan]) -> list[_Plan]:
         draw = self.rng.random()
@@ -461,6 +491,39 @@ class Corruptor:
             lambda ch: True,
             lambda ch: "\ufffd\ufffd" if draw < 0.25 else "\ufffd",
         )
+
+    def split_char(self, clean: str, script: str, plans: Sequence[_Plan]) -> list[_Plan]:
+        """A file in a wide code page read with a narrower one, run forward.
+
+        As for ``?``: the reader may lack only a few of the document's
+        characters (1 to 3 distinct, 6 occurrences at most), and every
+        occurrence of each is damaged, so that the rest of the document is
+        what that reader really shows; and the reader must stay in step after
+        each (a trail byte in the ASCII range, or a four-byte character's
+        digits).  The lost lead byte becomes U+FFFD, or ``?`` from converters
+        that replace so.
+        """
+        han = {ch for ch in clean if is_han(ch)}
+        channels = list(SPLIT_CHANNELS[script])
+        self.rng.shuffle(channels)
+        for reader, source in channels:
+            lacking = {ch for ch in han if not encodable(ch, reader)}
+            positions = [i for i, c in enumerate(clean) if c in lacking]
+            if not 1 <= len(lacking) <= 3 or len(positions) > 6 or not all(encodable(c, source) for c in lacking):
+                continue
+            shown = {ch: ch.encode(source).decode(reader, errors="replace") for ch in lacking}
+            if not all(CLEAN_SPLIT_RE.fullmatch(s) for s in shown.values()):
+                continue
+            if not all(self._free(plans, i, i + 1) for i in positions):
+                continue
+            mark = "?" if self.rng.random() < 0.25 else "\ufffd"
+            return [
+                _Plan(
+                    i, i + 1, "split_char", shown[clean[i]].replace("\ufffd", mark), False, f"{source} read as {reader}"
+                )
+                for i in positions
+            ]
+        return []
 
     def private_use(self, clean: str, script: str, plans: Sequence[_Plan]) -> list[_Plan]:
         got = self._rare_char(clean, script, plans)

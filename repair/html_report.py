@@ -30,6 +30,7 @@ _PALETTE = (
     (148, 103, 189),  # byte_shift
     (140, 86, 75),  # radical
     (227, 119, 194),  # component
+    (255, 187, 120),  # split_char
     (255, 127, 14),  # question_mark
     (214, 39, 40),  # replacement_char
     (44, 160, 44),  # private_use

@@ -19,7 +19,7 @@ from typing import Any
 from repair.families import FAMILY_KINDS
 from repair.types import Candidate, Edit, Result, Slot
 
-SCHEMA_VERSION = "1.0"
+SCHEMA_VERSION = "1.1"  # 1.1: the split_char family
 SCHEMA_ID = "repair-report"
 
 

@@ -19,6 +19,7 @@ from repair.families.private_use import PrivateUse
 from repair.families.question_marks import QuestionMarks
 from repair.families.radicals import RadicalStandIns
 from repair.families.replacement import ReplacementChars
+from repair.families.split_chars import SplitChars
 
 REGISTRY: tuple[Family, ...] = (
     Junk(),
@@ -27,6 +28,7 @@ REGISTRY: tuple[Family, ...] = (
     ByteShift(),
     RadicalStandIns(),
     ComponentSpellings(),
+    SplitChars(),
     QuestionMarks(),
     ReplacementChars(),
     PrivateUse(),

@@ -20,7 +20,7 @@ from itertools import pairwise
 
 import numpy as np
 
-from repair.fill.channel import FILLABLE, candidate_set, narrow_code_page
+from repair.fill.channel import FILLABLE, candidate_set, narrow_code_page, split_candidates
 from repair.fill.glyphs import GLYPH_KINDS, GlyphTable
 from repair.fill.witness import WitnessIndex, context_key, fold
 from repair.lm.cache import CacheModel
@@ -43,7 +43,12 @@ CHANNEL_OF: dict[str, str] = {
     "question_mark": "outside the code page",
     "private_use": "home-made glyph",
     "foreign_symbol": "home-made glyph",
+    "split_char": "lead byte lost",
 }
+# Kinds whose channel names the exact form: the surviving bytes belong to one
+# character of the source code page, which is written as it was, not in the
+# document's script (a simplified GBK text may hold 丟 or 說 on purpose).
+EXACT_FORM_KINDS = ("split_char",)
 # Reliability of the raw posterior at that temperature, per channel: (lower
 # bound of the raw posterior, spans, right), read as (right+1)/(n+2).  Fitted
 # by benchmarks/calibrate_fill.py (seeds 1 and 2, 5,000 documents, 15,168
@@ -59,6 +64,7 @@ RELIABILITY: dict[str, tuple[tuple[float, int, int], ...]] = {
     "outside the code page": ((0.0, 2696, 787), (0.999, 6, 6)),
     # No cut keeps wrong answers under 1% (at 0.9999, one in ten was wrong).
     "home-made glyph": ((0.0, 7192, 1483),),
+    "lead byte lost": ((0.0, 0, 0),),
 }
 CACHE_WEIGHT = 0.1
 # Observed accuracy of a unanimous exact-context witness (4 characters each
@@ -189,14 +195,18 @@ def fill(
         groups[key].append(i)
     out = list(edits)
     for (kind, _), members in groups.items():
-        cands = allowed = lm.known(candidate_set(kind, page, simplified))
+        exact = kind in EXACT_FORM_KINDS
+        # The script fills are written in: the document's, unless the channel names the form.
+        simp = simplified and not exact
+        run = edits[members[0]].before
+        cands = allowed = lm.known(split_candidates(run, page) if exact else candidate_set(kind, page, simplified))
         if not cands:
             continue
         seen: Counter[str] = Counter()
         seen_own: Counter[str] = Counter()
         # A run of two marks (??, two private-use codes) may be one character
         # or two: other copies are asked for both, and must answer only one.
-        two_marks = len(edits[members[0]].before) == 2
+        two_marks = len(run) == 2 and not exact
         seen_pairs: Counter[str] = Counter()
         contexts = []
         for i in members:
@@ -224,7 +234,7 @@ def fill(
         # The posterior is over what would be written: traditional forms that
         # simplify to the same character (爲 為 → 为) pool their mass.
         totals_arr = np.asarray(totals)
-        out_chars = [to_simplified(c) for c in cands] if simplified else cands
+        out_chars = [to_simplified(c) for c in cands] if simp else cands
         pooled: dict[str, list[float]] = {}
         for p, s, c in zip(posterior(totals_arr), totals, out_chars, strict=True):
             acc = pooled.setdefault(c, [0.0, s])
@@ -240,19 +250,26 @@ def fill(
             # be, so the model alone never fills it.  Its best two-character
             # readings are listed for the reader beside the one-character ones.
             best_p = calibrated(0.0, kind)
-            shown += _pairs(lm, contexts[0], allowed, simplified, cache)
+            shown += _pairs(lm, contexts[0], allowed, simp, cache)
         # Other copies decide when they agree with each other and with the
         # document's own text; the document alone only puts its reading first.
-        witness = _unanimous(seen + seen_own, simplified) if seen else None
+        # Copies agree when they write the same character in either script
+        # (an exact-form channel then picks the form its bytes allow).
+        agree = simp or exact
+        witness = _unanimous(seen + seen_own, agree) if seen else None
         if seen_pairs:
             # Two characters where other copies have them; undecided where
             # some copies have one character and some two.
-            witness = None if seen else _unanimous(seen_pairs, simplified)
+            witness = None if seen else _unanimous(seen_pairs, agree)
         if witness is None and witnesses is not None and kind in ("private_use", "foreign_symbol"):
             # A code that recurs close by cuts its own contexts (薛ス薛ス): try
             # each candidate in every occurrence at once.
-            witness = _recurring_witness(text, edits, [edits[i] for i in members], allowed, witnesses, simplified)
-        own_witness = _unanimous(seen_own, simplified) if not seen else None
+            witness = _recurring_witness(text, edits, [edits[i] for i in members], allowed, witnesses, simp)
+        if witness is not None and exact:
+            # Another copy may write the character in another script or form;
+            # it decides only through the one candidate the bytes allow.
+            witness = _in_channel(witness, allowed)
+        own_witness = _unanimous(seen_own, simp) if not seen else None
         if own_witness is not None and all(c.text != own_witness[0] for c in shown):
             # Listed for the reader, never deciding (see OWN_WITNESS).
             shown = [*shown, Candidate(own_witness[0], float(own_witness[1]), f"own-text witness ×{own_witness[1]}")]
@@ -390,6 +407,13 @@ def _pairs(
 
 def _evidence(witness: object, glyph: object) -> str:
     return "exact-context witnesses" if witness else "the glyph table" if glyph else "the language model"
+
+
+def _in_channel(witness: tuple[str, int], allowed: Sequence[str]) -> tuple[str, int] | None:
+    """The witnessed character in the form the channel allows, if exactly one allowed form folds to it."""
+    char, count = witness
+    forms = [c for c in allowed if fold(c) == fold(char)]
+    return (forms[0], count) if len(forms) == 1 else None
 
 
 def _unanimous(seen: Counter[str], simplified: bool) -> tuple[str, int] | None:
