@@ -29,17 +29,23 @@ from repair.fill.channel import FILLABLE
 BINS = (0.0, 0.5, 0.8, 0.9, 0.95, 0.99, 0.999, 1.01)
 
 
-def collect(corpus: Path, docs: int, seed: int, references: bool = False) -> list[dict]:
+def collect(
+    corpus: Path, docs: int, seed: int, references: bool = False, only: tuple[str, ...] = FILLABLE
+) -> list[dict]:
     """With ``references``, each document gets its clean text as a witness
-    (another copy of the same passage, as a batch or a --reference gives)."""
+    (another copy of the same passage, as a batch or a --reference gives).
+    With ``only``, just the documents and spans of those kinds (the same
+    documents and rows a full run gives for them: each is repaired alone)."""
     base = repair.Repairer(min_confidence=1.0)
     rows = []
     for doc in generate_documents(held_out_paragraphs(corpus), docs, seed):
+        if not any(d.family in only for d in doc.damages):
+            continue
         repairer = repair.Repairer(min_confidence=1.0, model=base.lm, references=(doc.clean,)) if references else base
         result = repairer.repair_text(doc.damaged)
         by_span = {(e.start, e.end, e.kind): e for e in result.edits}
         for d in doc.damages:
-            if d.family not in FILLABLE:
+            if d.family not in only:
                 continue
             e = by_span.get((d.offset, d.offset + len(d.damaged), d.family))
             if e is None or "best_by_temperature" not in e.detail:
@@ -83,13 +89,15 @@ def main() -> None:
     ap.add_argument("--references", action="store_true", help="give each document its clean text as a witness")
     ap.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "calibration.json")
     ap.add_argument("--rows", type=Path, help="also save the collected rows (JSON lines) here")
+    ap.add_argument("--only", help="KIND,… calibrate these kinds of gap only (e.g. after changing their channel)")
     args = ap.parse_args()
     rows = []
     for run in args.runs.split(","):
         seed, docs = (int(x) for x in run.split(":"))
         if seed == 0:
             raise SystemExit("seed 0 is the benchmark's: calibrate on other seeds")
-        rows += collect(args.corpus, docs, seed, args.references)
+        only = tuple(args.only.split(",")) if args.only else FILLABLE
+        rows += collect(args.corpus, docs, seed, args.references, only)
     if args.rows:
         args.rows.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
     report = {"spans": len(rows), "temperatures": {}}

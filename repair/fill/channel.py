@@ -40,7 +40,7 @@ READERS_OF_PAGE: dict[str | None, tuple[str, ...]] = {
 }
 
 
-def _encodable(ch: str, codec: str) -> bool:
+def encodable(ch: str, codec: str) -> bool:
     try:
         ch.encode(codec)
         return True
@@ -56,7 +56,7 @@ def narrow_code_page(text: str) -> str | None:
     """
     han = set(HAN_RE.findall(text))
     for page in CODE_PAGES:
-        if all(_encodable(c, page) for c in han):
+        if all(encodable(c, page) for c in han):
             return page
     return None
 
@@ -75,8 +75,8 @@ def outside(page: str | None, simplified: bool) -> tuple[str, ...]:
     if simplified:
         from repair.lm.tokens import to_simplified
 
-        return tuple(c for c in vocabulary() if not _encodable(to_simplified(c), page))
-    return tuple(c for c in vocabulary() if not _encodable(c, page))
+        return tuple(c for c in vocabulary() if not encodable(to_simplified(c), page))
+    return tuple(c for c in vocabulary() if not encodable(c, page))
 
 
 def candidate_set(kind: str, page: str | None, simplified: bool = False) -> tuple[str, ...]:
@@ -100,10 +100,22 @@ def _reading(ch: str, reader: str, source: str) -> str | None:
     return shown if shown != ch and "\ufffd" in shown else None
 
 
+@lru_cache(maxsize=1)
+def written_forms() -> tuple[str, ...]:
+    """The vocabulary and the simplified forms of its characters.
+
+    A simplified file may hold the simplified form of a rare character (𪸩
+    for 煇), which the bytes name exactly: it is a candidate as written.
+    """
+    from repair.lm.tokens import to_simplified
+
+    return tuple(dict.fromkeys([*vocabulary(), *(to_simplified(c) for c in vocabulary())]))
+
+
 @lru_cache(maxsize=len(SPLIT_CHANNELS))
 def _split_table(reader: str, source: str) -> dict[str, tuple[str, ...]]:
     table: dict[str, list[str]] = {}
-    for ch in vocabulary():
+    for ch in written_forms():
         shown = _reading(ch, reader, source)
         if shown is not None:
             table.setdefault(shown, []).append(ch)
@@ -111,7 +123,7 @@ def _split_table(reader: str, source: str) -> dict[str, tuple[str, ...]]:
 
 
 def split_candidates(run: str, page: str | None) -> tuple[str, ...]:
-    """The characters a reader of the document's code page shows as ``run``.
+    """The characters (as written) that a reader of the document's code page shows as ``run``.
 
     >>> "說" in split_candidates("?f", "gb2312"), "說" in split_candidates("?g", "gb2312")
     (True, False)

@@ -20,7 +20,13 @@ from itertools import pairwise
 
 import numpy as np
 
-from repair.fill.channel import FILLABLE, candidate_set, narrow_code_page, split_candidates
+from repair.fill.channel import (
+    FILLABLE,
+    candidate_set,
+    encodable,
+    narrow_code_page,
+    split_candidates,
+)
 from repair.fill.glyphs import GLYPH_KINDS, GlyphTable
 from repair.fill.witness import WitnessIndex, context_key, fold
 from repair.lm.cache import CacheModel
@@ -51,20 +57,25 @@ CHANNEL_OF: dict[str, str] = {
 EXACT_FORM_KINDS = ("split_char",)
 # Reliability of the raw posterior at that temperature, per channel: (lower
 # bound of the raw posterior, spans, right), read as (right+1)/(n+2).  Fitted
-# by benchmarks/calibrate_fill.py (seeds 1 and 2, 5,000 documents, 15,168
+# by benchmarks/calibrate_fill.py (seeds 1 and 2, 5,000 documents, 15,624
 # spans; the benchmark's seed 0 is not among them).  Two rows at most: the
 # reported confidence is the observed accuracy, so a finer bin right 90–99% of
 # the time would be applied at the default threshold with up to 10% wrong.
 # The high row starts where at most 1% of the model's answers were wrong; a
 # channel with no such cut has one row and is never filled on the model's word.
 RELIABILITY: dict[str, tuple[tuple[float, int, int], ...]] = {
-    # From 0.99: 129 right of 130 (confidence 0.985).
-    "any character": ((0.0, 5144, 2066), (0.99, 130, 129)),
-    # From 0.999: 6 of 6 (0.875, not enough cases to apply).
-    "outside the code page": ((0.0, 2696, 787), (0.999, 6, 6)),
+    # From 0.999: 13 of 13 (0.933).  From 0.99 it was 110 of 113: the three
+    # wrong were variant or script twins (閒/間, 乾/干, 于/於).
+    "any character": ((0.0, 5561, 2469), (0.999, 13, 13)),
+    # From 0.99: 126 of 127 (0.984).
+    "outside the code page": ((0.0, 1236, 512), (0.99, 127, 126)),
     # No cut keeps wrong answers under 1% (at 0.9999, one in ten was wrong).
-    "home-made glyph": ((0.0, 7192, 1483),),
-    "lead byte lost": ((0.0, 0, 0),),
+    "home-made glyph": ((0.0, 7470, 1631),),
+    # From 0.9: 588 of 593 (0.990); the surviving byte leaves a few dozen
+    # candidates, and the model's first choice is right 85% of the time.
+    # Refitted alone (calibrate_fill.py --only split_char, 1,228 spans) after
+    # its candidates gained the simplified forms a simplified file may hold.
+    "lead byte lost": ((0.0, 635, 456), (0.9, 593, 588)),
 }
 CACHE_WEIGHT = 0.1
 # Observed accuracy of a unanimous exact-context witness (4 characters each
@@ -187,6 +198,11 @@ def fill(
     # character, so the two kinds are counted apart.  (Only the contexts of
     # this document's gaps are indexed: lookups need no more.)
     own = WitnessIndex([clean], only=_gap_keys(masked, edits))
+    if page is not None and _page_refuted(masked, edits, slots, page, simplified, witnesses, own):
+        # Another copy fills a ``?`` with a character the page holds: this
+        # document's marks are not that page's losses (a home-made glyph lost
+        # in a later conversion becomes ``?`` too), so they are not narrowed.
+        page = None
     # Group recurring codes: one decision per private-use point or symbol.
     groups: dict[tuple[str, str], list[int]] = defaultdict(list)
     for i in slots:
@@ -199,7 +215,20 @@ def fill(
         # The script fills are written in: the document's, unless the channel names the form.
         simp = simplified and not exact
         run = edits[members[0]].before
-        cands = allowed = lm.known(split_candidates(run, page) if exact else candidate_set(kind, page, simplified))
+        if exact:
+            # Written as the bytes name them, scored as the model knows them:
+            # in a simplified document through the traditional form, as its
+            # context is (𪸩 as 煇).
+            form_of: dict[str, str] = {}
+            for w in split_candidates(run, page):
+                scored = to_traditional(w) if simplified else w
+                scored = scored if scored in lm else w if w in lm else ""
+                if scored:
+                    form_of.setdefault(scored, w)
+            written = tuple(form_of.values())
+            cands = allowed = tuple(form_of)
+        else:
+            cands = allowed = lm.known(candidate_set(kind, page, simplified))
         if not cands:
             continue
         seen: Counter[str] = Counter()
@@ -234,7 +263,7 @@ def fill(
         # The posterior is over what would be written: traditional forms that
         # simplify to the same character (爲 為 → 为) pool their mass.
         totals_arr = np.asarray(totals)
-        out_chars = [to_simplified(c) for c in cands] if simp else cands
+        out_chars = [form_of[c] for c in cands] if exact else [to_simplified(c) for c in cands] if simp else cands
         pooled: dict[str, list[float]] = {}
         for p, s, c in zip(posterior(totals_arr), totals, out_chars, strict=True):
             acc = pooled.setdefault(c, [0.0, s])
@@ -268,7 +297,7 @@ def fill(
         if witness is not None and exact:
             # Another copy may write the character in another script or form;
             # it decides only through the one candidate the bytes allow.
-            witness = _in_channel(witness, allowed)
+            witness = _in_channel(witness, written)
         own_witness = _unanimous(seen_own, simp) if not seen else None
         if own_witness is not None and all(c.text != own_witness[0] for c in shown):
             # Listed for the reader, never deciding (see OWN_WITNESS).
@@ -311,6 +340,32 @@ def fill(
                 ),
             )
     return out
+
+
+def _page_refuted(
+    masked: str,
+    edits: Sequence[Edit],
+    slots: Sequence[int],
+    page: str,
+    simplified: bool,
+    witnesses: WitnessIndex | None,
+    own: WitnessIndex,
+) -> bool:
+    """Whether other copies fill any ``?`` of the document with a character ``page`` holds."""
+    if witnesses is None:
+        return False
+    for i in slots:
+        e = edits[i]
+        if e.kind == "question_mark" and len(e.before) == 1:
+            left = to_traditional(left_context(masked, e.start))
+            right = to_traditional(right_context(masked, e.end))
+            found = witnesses.lookup(left, right)
+            if witnesses.includes_documents:
+                found = found - own.lookup(left, right)
+            agreed = _unanimous(found, simplified)
+            if agreed is not None and encodable(agreed[0], page):
+                return True
+    return False
 
 
 def gap_keys(text: str, edits: Sequence[Edit], side: int = 4) -> set[str]:

@@ -46,7 +46,8 @@ def test_model_alone_may_fill_only_where_calibration_saw_at_most_one_percent_wro
                 assert n - k <= 0.01 * n, channel
     # A home-made glyph is never filled on the model's word, however sure it is.
     assert calibrated(0.99999, "private_use") < 0.5 and calibrated(0.99999, "foreign_symbol") < 0.5
-    assert calibrated(0.995, "placeholder") > 0.9 > calibrated(0.98, "placeholder")
+    assert calibrated(0.9995, "placeholder") > 0.9 > calibrated(0.995, "placeholder")
+    assert calibrated(0.995, "question_mark") > 0.9 > calibrated(0.98, "question_mark")
 
 
 def test_witness_index_finds_the_fill_across_scripts_and_punctuation():
@@ -199,3 +200,18 @@ def test_the_clean_text_keeps_a_cut_where_a_gap_was():
     text = "天子必先ス闲隙之地天子必先ス于闲隙之地"
     edits = [Edit(i, i + 1, "ス", "ス", "foreign_symbol", 0.0) for i, ch in enumerate(text) if ch == "ス"]
     assert han_projection(_clean_text(text, edits)) == ["天子必先", "闲隙之地天子必先", "于闲隙之地"]
+
+
+@needs_model
+def test_a_witnessed_question_mark_the_page_holds_lifts_the_page_constraint():
+    # Everything here is GB2312, so a ? would stand for what GB2312 lacks,
+    # unless another copy shows a ? that GB2312 holds (a home-made glyph lost
+    # in a later conversion): then the other ? may be any character, too.
+    text = "主人升自西阶宾降?堂西，主人揖让如初。司射?阶上北面告于公"
+    witnessed = "主人升自西阶宾降适堂西，主人揖让如初"
+    plain = repair.Repairer().repair_text(text)
+    lifted = repair.Repairer(references=(witnessed,)).repair_text(text)
+    first, second = lifted.edits
+    assert first.applied and first.after == "适"
+    assert all(not _in_gb2312(c.text) for c in plain.edits[1].candidates if "lm" in c.source)
+    assert any(_in_gb2312(c.text) for c in second.candidates)
