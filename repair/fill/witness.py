@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from repair.lm.tokens import han_projection, to_simplified, to_traditional
+from repair.plausibility import script_of
 
 MIN_SIDE = 4
 
@@ -72,7 +73,13 @@ class WitnessIndex:
         k = self.side
         only = self.only
         joined = self.joined
-        for piece in han_projection(to_traditional(text)):
+        # Fills are kept in traditional form, as the vocabulary is; but only a
+        # simplified text is converted: a traditional text's own characters
+        # are its reading (云 and 从 are characters of traditional texts too,
+        # and OpenCC would write them 雲 and 從).
+        if script_of(text) == "simplified":
+            text = to_traditional(text)
+        for piece in han_projection(text):
             folded = fold(piece)
             for i in range(k, len(piece) - k):
                 key = folded[i - k : i] + folded[i + 1 : i + 1 + k]

@@ -215,3 +215,14 @@ def test_a_witnessed_question_mark_the_page_holds_lifts_the_page_constraint():
     assert first.applied and first.after == "适"
     assert all(not _in_gb2312(c.text) for c in plain.edits[1].candidates if "lm" in c.source)
     assert any(_in_gb2312(c.text) for c in second.candidates)
+
+
+@needs_model
+def test_a_witness_keeps_its_own_characters_in_a_traditional_text():
+    # 云 ("says") and 从 are characters of traditional texts too: a traditional
+    # copy's reading is written as it is, not converted to 雲 or 從.
+    reference = "兄弟交相為瘉斯干云兄及弟矣無相猶矣說文曰从之从土从寸守其制度也"
+    text = "兄弟交相為瘉斯干□兄及弟矣無相猶矣說文曰从之从土\ufffd寸守其制度也"
+    result = repair.Repairer(references=(reference,)).repair_text(text)
+    assert [e.after for e in result.edits if e.applied] == ["云", "从"]
+    assert result.text == reference
