@@ -271,14 +271,17 @@ def fill(
             acc[1] = max(acc[1], s)
         ranked = sorted(((p, s, c) for c, (p, s) in pooled.items()), reverse=True)[:TOP]
         raw_p = ranked[0][0]
-        best_p = calibrated(raw_p, kind)
+        # A ``?`` the page does not narrow (refuted, or a document beyond GBK)
+        # is as open as a placeholder, and is trusted as one.
+        channel_kind = "placeholder" if kind == "question_mark" and page is None else kind
+        best_p = calibrated(raw_p, channel_kind)
         shown = [Candidate(c, round(s, 3), f"lm p={p:.3f}") for p, s, c in ranked]
         if two_marks:
             # Calibration saw the model decide single gaps only: a run of two
             # marks may be two characters, which a one-character answer cannot
             # be, so the model alone never fills it.  Its best two-character
             # readings are listed for the reader beside the one-character ones.
-            best_p = calibrated(0.0, kind)
+            best_p = calibrated(0.0, channel_kind)
             shown += _pairs(lm, contexts[0], allowed, simp, cache)
         # Other copies decide when they agree with each other and with the
         # document's own text; the document alone only puts its reading first.

@@ -215,6 +215,8 @@ def test_a_witnessed_question_mark_the_page_holds_lifts_the_page_constraint():
     assert first.applied and first.after == "适"
     assert all(not _in_gb2312(c.text) for c in plain.edits[1].candidates if "lm" in c.source)
     assert any(_in_gb2312(c.text) for c in second.candidates)
+    # ... and is trusted as a placeholder is, not as a narrowed ``?``.
+    assert second.confidence in {calibrated(lo, "placeholder") for lo, _, _ in RELIABILITY["any character"]}
 
 
 @needs_model
