@@ -17,12 +17,26 @@ searched, since the characters just before it may be clean.
 
 from __future__ import annotations
 
+import re
+
 from repair.codecs import DOUBLE_BYTE_CODECS
 from repair.families.base import Document, Proposal
 from repair.plausibility import char_logp, text_logp
 from repair.redecode import HOLE_LOGP, SUSPICIOUS, acceptable
 from repair.types import Candidate, Slot, Span
 
+# A reader that lacks a character (GBK read as GB2312, Big5-HKSCS as Big5)
+# shows U+FFFD for its lead byte and reads on out of phase, pairing each
+# trail byte with the next lead byte, until a pair is invalid: another U+FFFD,
+# and the reader is back in step.  Between the two marks the bytes are all
+# there, one byte late: the lost character kept its trail byte, the last one
+# its lead byte.  (The reader of each source codec.)
+AFTER_LOST_LEAD_RE = re.compile("\ufffd([^\ufffd\n]{3,80}?)\ufffd")
+READER_OF = {"gb18030": "gb2312", "big5hkscs": "big5"}
+# The run re-read in step must read far better than as shown (mean log10 per
+# character) and hold no improbable character: text read one byte late is
+# debris, so this keeps two unrelated marks and the text between them apart.
+MIN_LEAD_GAIN = 1.0
 START_SEARCH = 8
 # A shifted run is a stretch of debris, not two odd characters before a U+FFFD.
 MIN_RUN = 6
@@ -69,15 +83,20 @@ def glued_posterior(p_real: float) -> float:
     return glued / (glued + (1 - GLUED_PRIOR) * p_real)
 
 
-def reread_shifted(run: str, codec: str) -> tuple[list[tuple[str, dict]], bool] | None:
+def reread_shifted(
+    run: str, codec: str, *, debris: bool = True, glue: bool = True
+) -> tuple[list[tuple[str, dict]], bool] | None:
     """Read ``run`` one byte later: a list of (char or None for a hole, constraint).
 
-    Returns None when the run is not made of two-byte characters of ``codec``.
+    Returns None when the run is not made of two-byte characters of ``codec``
+    (or, with ``debris``, is too short or too plausible to be a shifted run).
+    With ``glue`` False no pair can have been deleted (the reader resyncs at
+    the first invalid pair instead), so every re-read character is itself.
     The boolean tells whether the run ended in a cut character (U+FFFD).
     """
     body = run.rstrip("\ufffd")
     cut_end = body != run
-    if len(body) < MIN_RUN or sum(char_logp(c) <= SUSPICIOUS for c in body) < MIN_RUN_SUSPICIOUS:
+    if debris and (len(body) < MIN_RUN or sum(char_logp(c) <= SUSPICIOUS for c in body) < MIN_RUN_SUSPICIOUS):
         return None
     raw = bytearray()
     for ch in body:
@@ -85,7 +104,7 @@ def reread_shifted(run: str, codec: str) -> tuple[list[tuple[str, dict]], bool] 
         if b is None:
             return None
         raw += b
-    if len(raw) < 4:
+    if len(raw) < (4 if debris else 2):
         return None
     out: list[tuple[str | None, dict]] = [(None, {"trail_byte": f"{raw[0]:02X}", "why": "cut at the start of the run"})]
     data = raw[1:]
@@ -99,7 +118,7 @@ def reread_shifted(run: str, codec: str) -> tuple[list[tuple[str, dict]], bool] 
             ch = pair.decode(codec)
         except UnicodeDecodeError:
             ch = ""
-        p_glued = glued_probability(ch) if len(ch) == 1 else 1.0
+        p_glued = (glued_probability(ch) if glue else 0.0) if len(ch) == 1 else 1.0
         if p_glued >= GLUED_MARK:
             out.append(
                 (
@@ -177,6 +196,39 @@ class ByteShift:
             if best is not None:
                 _, start, codec, pieces = best
                 spans.append(Span(start, end, self.kind, text[start:end], {"codec": codec, "pieces": pieces}))
+        taken = [(s.start, s.end) for s in spans] + list(doc.claimed)
+        spans += [s for s in self._after_lost_leads(doc) if not any(a < s.end and s.start < b for a, b in taken)]
+        return sorted(spans, key=lambda s: s.start)
+
+    @staticmethod
+    def _after_lost_leads(doc: Document) -> list[Span]:
+        spans = []
+        for m in AFTER_LOST_LEAD_RE.finditer(doc.text):
+            middle = m.group(1)
+            for codec, reader in READER_OF.items():
+                if not all(_two_byte(c, reader) for c in middle):
+                    continue  # the reader did not show these
+                got = reread_shifted(middle + "\ufffd", codec, debris=False, glue=False)
+                if got is None:
+                    continue
+                pieces, _ = got
+                readable = "".join(c for c, _ in pieces if c)
+                if len(readable) < 2 or any(char_logp(c) <= SUSPICIOUS for c in readable):
+                    continue
+                if text_logp(readable) / len(readable) - text_logp(middle) / len(middle) < MIN_LEAD_GAIN:
+                    continue
+                lost, info = pieces[0]
+                pieces[0] = (lost, {**info, "not_in": reader, "why": "lead byte lost to the mark before it"})
+                # The last character's trail byte made an invalid pair with the
+                # byte after the run (that is where the reader fell back in step).
+                following = doc.text[m.end() : m.end() + 1]
+                after = following.encode(reader, errors="ignore")[:1] if following else b""
+                last, info = pieces[-1]
+                if after and "lead_byte" in info:
+                    pieces[-1] = (last, {**info, "resync_reader": reader, "next_byte": f"{after[0]:02X}"})
+                info = {"codec": codec, "pieces": pieces, "deleted_pairs": False}
+                spans.append(Span(m.start(), m.end(), ByteShift.kind, m.group(0), info))
+                break
         return spans
 
     def propose(self, span: Span, doc: Document) -> Proposal:
@@ -197,5 +249,9 @@ class ByteShift:
             confidence,
             slots,
             note=f"byte-shifted {codec} run re-read in phase; {len(slots)} hole(s) the bytes cannot fill",
-            detail={"codec": codec, "suspect_chars": suspects},
+            detail={
+                "codec": codec,
+                "suspect_chars": suspects,
+                **({"deleted_pairs": False} if span.info.get("deleted_pairs") is False else {}),
+            },
         )

@@ -27,7 +27,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from repair.fill.channel import HAN_RE
+from repair.fill.channel import HAN_RE, encodable
 from repair.fill.ranker import CALIBRATION_TEMPERATURES, left_context, observed_accuracy, posterior, right_context
 from repair.lm.model import CharLM
 from repair.lm.tokens import to_simplified, to_traditional
@@ -123,6 +123,8 @@ def candidates(slot: Slot, codec: str) -> list[str]:
     """
     c = slot.constraint
     lead, trail = _byte(c, "lead_byte"), _byte(c, "trail_byte")
+    if slot.chars == 1 and lead is not None and isinstance(c.get("resync_reader"), str):
+        return resynced(lead, _byte(c, "next_byte"), codec, c["resync_reader"])
     if (lead is None or trail is None) and isinstance(c.get("as_read"), str) and len(c["as_read"]) == 1:
         try:
             raw = c["as_read"].encode(codec)
@@ -131,16 +133,53 @@ def candidates(slot: Slot, codec: str) -> list[str]:
         if len(raw) == 2:
             lead, trail = raw[0], raw[1]
     if slot.chars == 1:
+        found: list[str] = []
         if lead is not None:
-            return [ch for _, ch in _by_lead(codec).get(lead, ())]
-        if trail is not None:
-            return [ch for _, ch in _by_trail(codec).get(trail, ())]
-        return []
+            found = [ch for _, ch in _by_lead(codec).get(lead, ())]
+        elif trail is not None:
+            found = [ch for _, ch in _by_trail(codec).get(trail, ())]
+        reader = c.get("not_in")
+        # A lead byte lost to a narrower reader: the character is one it lacks.
+        return [ch for ch in found if not encodable(ch, reader)] if isinstance(reader, str) else found
     if slot.chars == 2 and lead is not None and trail is not None:
         firsts = _by_lead(codec).get(lead, ())
         seconds = _by_trail(codec).get(trail, ())
         return [a + b for t1, a in firsts for l2, b in seconds if deleted_pair(t1, l2, codec)]
     return []
+
+
+# A mark restored at a resync point: the bytes allow a dozen symbols of which
+# the document uses one (，among ＊＋－．／ｘｙｚ｛｜｝￣).  Not calibrated (the
+# generator does not make this case); set below certainty on purpose.
+SYMBOL_CONFIDENCE = 0.99
+
+
+@lru_cache(maxsize=1024)
+def resynced(lead: int, next_byte: int | None, codec: str, reader: str) -> list[str]:
+    """Every character (Han or not) of ``codec`` with this lead byte whose trail
+    byte, read by ``reader`` as a lead before ``next_byte``, makes an invalid pair:
+    where a reader out of step falls back in step.  The table is the whole code
+    page: ，(A3 AC in GBK; AC starts no GB2312 pair) is among a dozen symbols.
+
+    >>> "，" in resynced(0xA3, 0xB2, "gb18030", "gb2312"), "；" in resynced(0xA3, 0xB2, "gb18030", "gb2312")
+    (True, False)
+    """
+    found = []
+    for trail in range(0x80, 0xFF):
+        try:
+            ch = bytes((lead, trail)).decode(codec)
+        except UnicodeDecodeError:
+            continue
+        if len(ch) != 1 or 0xE000 <= ord(ch) <= 0xF8FF:
+            continue
+        if next_byte is not None:
+            try:
+                bytes((trail, next_byte)).decode(reader)
+                continue  # a valid pair: the reader would have read on out of step
+            except UnicodeDecodeError:
+                pass
+        found.append(ch)
+    return found
 
 
 def calibrated(raw: float) -> float:
@@ -188,13 +227,35 @@ def decode_run(
             span, glued_check = slot.length, False
         else:
             span = 1
-            slot = _as_glued(after[pos], codec)
+            slot = _as_glued(after[pos], codec) if e.detail.get("deleted_pairs", True) else None
             glued_check = slot is not None
             if slot is None:
                 out += after[pos]
                 pos += 1
                 continue
-        cands = [c for c in candidates(slot, codec) if all(to_traditional(ch) in lm for ch in c)]
+        allowed = candidates(slot, codec)
+        if not glued_check and "resync_reader" in slot.constraint and not any(HAN_RE.match(c) for c in allowed):
+            # A symbol row (the reader fell back in step at a mark): of what the
+            # bytes allow, the one mark this document uses is the answer.
+            used = [c for c in allowed if c in text]
+            if len(used) == 1 and SYMBOL_CONFIDENCE >= min_confidence:
+                out += used[0]
+                decided.append(
+                    {
+                        "offset": len(out) - 1,
+                        "as_read": None,
+                        "chars": 1,
+                        "constraint": slot.constraint,
+                        "allowed": len(allowed),
+                        "best": used[0],
+                        "candidates": [[c, None] for c in allowed],
+                        "confidence": SYMBOL_CONFIDENCE,
+                        "applied": True,
+                    }
+                )
+                pos += span
+                continue
+        cands = [c for c in allowed if all(to_traditional(ch) in lm for ch in c)]
         if glued_check:
             cands = [after[pos], *cands]
         if not cands or (glued_check and len(cands) == 1):
