@@ -31,7 +31,11 @@ from repair.types import Candidate, Slot, Span
 # and the reader is back in step.  Between the two marks the bytes are all
 # there, one byte late: the lost character kept its trail byte, the last one
 # its lead byte.  (The reader of each source codec.)
-AFTER_LOST_LEAD_RE = re.compile("\ufffd([^\ufffd\n]{3,80}?)\ufffd")
+# When the last character's trail byte is in the ASCII range (0x40-0x7E, as
+# in much of Big5), the reader shows it as itself and is in step after it:
+# then that character is whole again.
+# (The closing mark is looked ahead at, since it may open the next run.)
+AFTER_LOST_LEAD_RE = re.compile("\ufffd([^\ufffd\x00-\x7f]{1,80})(?=\ufffd|[\x40-\x7e])")
 READER_OF = {"gb18030": "gb2312", "big5hkscs": "big5"}
 # The run re-read in step must read far better than as shown (mean log10 per
 # character) and hold no improbable character: text read one byte late is
@@ -142,6 +146,44 @@ def reread_shifted(
     return out, cut_end
 
 
+def _reread_after_lost_lead(
+    text: str, m: re.Match[str], codec: str, reader: str
+) -> list[tuple[str | None, dict]] | None:
+    """The run of ``m`` (mark, stretch; then a mark or an ASCII byte) read in step, or None.
+
+    The lost character is a hole with its trail byte, and one the reader
+    lacks.  If the run ends at a mark, the last character is a hole with its
+    lead byte, and its trail byte made an invalid pair with the byte after
+    the run (there the reader fell back in step); if it ends at an ASCII
+    byte, that byte completes the last character.
+    """
+    middle, end = m.group(1), text[m.end()]
+    if not all(_two_byte(c, reader) for c in middle):
+        return None  # the reader did not show these
+    got = reread_shifted(middle + "\ufffd", codec, debris=False, glue=False)
+    if got is None:
+        return None
+    pieces, _ = got
+    lost, info = pieces[0]
+    pieces[0] = (lost, {**info, "not_in": reader, "why": "lead byte lost to the mark before it"})
+    last, info = pieces[-1]
+    if "lead_byte" not in info:
+        return None
+    lead = int(info["lead_byte"], 16)
+    if end != "\ufffd":
+        try:
+            whole = bytes((lead, ord(end))).decode(codec)
+        except UnicodeDecodeError:
+            return None
+        pieces[-1] = (whole, {"p_glued": 0.0})
+        return pieces
+    following = text[m.end() + 1 : m.end() + 2]
+    after = following.encode(reader, errors="ignore")[:1] if following else b""
+    if after:
+        pieces[-1] = (last, {**info, "resync_reader": reader, "next_byte": f"{after[0]:02X}"})
+    return pieces
+
+
 def render(pieces: list[tuple[str | None, dict]], placeholder: str) -> tuple[str, tuple[Slot, ...]]:
     text = []
     slots = []
@@ -202,32 +244,26 @@ class ByteShift:
 
     @staticmethod
     def _after_lost_leads(doc: Document) -> list[Span]:
-        spans = []
+        spans: list[Span] = []
         for m in AFTER_LOST_LEAD_RE.finditer(doc.text):
-            middle = m.group(1)
+            middle, end = m.group(1), doc.text[m.end()]
+            if spans and m.start() < spans[-1].end:
+                continue
             for codec, reader in READER_OF.items():
-                if not all(_two_byte(c, reader) for c in middle):
-                    continue  # the reader did not show these
-                got = reread_shifted(middle + "\ufffd", codec, debris=False, glue=False)
-                if got is None:
+                pieces = _reread_after_lost_lead(doc.text, m, codec, reader)
+                if pieces is None:
                     continue
-                pieces, _ = got
                 readable = "".join(c for c, _ in pieces if c)
-                if len(readable) < 2 or any(char_logp(c) <= SUSPICIOUS for c in readable):
+                # An ASCII byte amid Han text is evidence of its own; a run
+                # between two marks must read in step for two characters.
+                if len(readable) < (1 if end != "\ufffd" else 2):
+                    continue
+                if any(char_logp(c) <= SUSPICIOUS for c in readable):
                     continue
                 if text_logp(readable) / len(readable) - text_logp(middle) / len(middle) < MIN_LEAD_GAIN:
                     continue
-                lost, info = pieces[0]
-                pieces[0] = (lost, {**info, "not_in": reader, "why": "lead byte lost to the mark before it"})
-                # The last character's trail byte made an invalid pair with the
-                # byte after the run (that is where the reader fell back in step).
-                following = doc.text[m.end() : m.end() + 1]
-                after = following.encode(reader, errors="ignore")[:1] if following else b""
-                last, info = pieces[-1]
-                if after and "lead_byte" in info:
-                    pieces[-1] = (last, {**info, "resync_reader": reader, "next_byte": f"{after[0]:02X}"})
                 info = {"codec": codec, "pieces": pieces, "deleted_pairs": False}
-                spans.append(Span(m.start(), m.end(), ByteShift.kind, m.group(0), info))
+                spans.append(Span(m.start(), m.end() + 1, ByteShift.kind, doc.text[m.start() : m.end() + 1], info))
                 break
         return spans
 

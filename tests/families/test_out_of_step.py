@@ -56,3 +56,16 @@ def test_resync_needs_an_invalid_pair():
     # A3 BB is ；; BB B2 is a valid pair, so a reader would have read on.
     allowed = resynced(0xA3, 0xB2, "gb18030", "gb2312")
     assert "，" in allowed and "；" not in allowed
+
+
+def test_a_trail_byte_in_the_ascii_range_puts_the_reader_back_in_step():
+    # 甞 is not in Big5; read as Big5 its trail byte pairs with 君's lead byte,
+    # and 君's trail byte (67, "g") is shown as itself: 孟�咩g為從章.
+    clean = "齊欲伐魏。淳于髡謂齊王曰：孟甞君為從章，天下之所以重齊者也。"
+    damaged = clean.encode("big5hkscs").decode("big5", errors="replace")
+    assert "\ufffd" in damaged and "g" in damaged
+    result = repair_text(damaged, min_confidence=1.0)
+    (edit,) = [e for e in result.edits if e.kind == "byte_shift"]
+    assert edit.before.startswith("\ufffd") and edit.before.endswith("g")
+    assert edit.after == "〓君"  # 君 whole again from its two bytes; 甞 a hole with its trail byte
+    assert edit.slots[0].constraint["not_in"] == "big5"
