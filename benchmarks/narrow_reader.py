@@ -63,6 +63,21 @@ def cases(corpus: Path, per_channel: int, seed: int) -> list[tuple[str, str, str
     return out
 
 
+MARKS = set("\ufffd?〓")
+
+
+def wrong_characters(repaired: str, clean: str, damaged: str) -> int:
+    """Characters the repair wrote that differ from the clean text: output
+    characters aligned to a different clean character (or to none), which were
+    not already there in the damaged text and are not marks left for a reader."""
+    shown = set(damaged)
+    wrong = 0
+    for tag, i1, i2, _, _ in Levenshtein.opcodes(repaired, clean).as_list():
+        if tag in ("replace", "delete"):
+            wrong += sum(c not in MARKS and c not in shown for c in repaired[i1:i2])
+    return wrong
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--corpus", type=Path, default=Path("../shared/corpus"))
@@ -83,19 +98,20 @@ def main() -> None:
         row["errors_after"] += after
         row["exact"] += result.text == clean
         row["worse"] += after > before
+        row["wrong_chars"] += wrong_characters(result.text, clean, damaged)
         for e in result.edits:
             row[f"edits:{e.kind}"] += 1
             row[f"applied:{e.kind}"] += e.applied
     report = {"seed": args.seed, "channels": {k: dict(v) for k, v in rows.items()}}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=1, ensure_ascii=False))
-    print("| channel | paragraphs | char errors before → after | removed | exact | worse |")
-    print("|---|--:|--:|--:|--:|--:|")
+    print("| channel | paragraphs | char errors before → after | removed | exact | worse | wrong characters written |")
+    print("|---|--:|--:|--:|--:|--:|--:|")
     for label, r in rows.items():
         removed = 1 - r["errors_after"] / max(1, r["errors_before"])
         print(
             f"| {label} | {r['paragraphs']} | {r['errors_before']:,} → {r['errors_after']:,} | {removed:.0%} "
-            f"| {r['exact']} | {r['worse']} |"
+            f"| {r['exact']} | {r['worse']} | {r['wrong_chars']} |"
         )
 
 

@@ -139,7 +139,9 @@ def test_kill_leaves_no_half_file_and_the_rerun_resumes(tmp_path: Path) -> None:
 
 
 def test_ctrl_c_stops_cleanly(tmp_path: Path) -> None:
-    src = sample_tree(tmp_path, copies=4)
+    # Enough files that the batch is still running when the signal arrives
+    # (with four copies a fast machine could finish first and exit 0).
+    src = sample_tree(tmp_path, copies=12)
     out = tmp_path / "out"
     proc = subprocess.Popen(
         [sys.executable, "-m", "repair", "clean", "-r", str(src), "-o", str(out), "-q", "--jobs", "2"],

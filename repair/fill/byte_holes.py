@@ -189,6 +189,8 @@ def calibrated(raw: float) -> float:
 def _scores(lm: CharLM, left: str, cands: list[str], right: str, simplified: bool) -> np.ndarray:
     projected = [to_traditional(c) for c in cands]
     scores = np.asarray(lm.score_candidates(left, projected, right))
+    # Not the other way: traditional texts of the corpus write 无 盖 黄 too,
+    # and penalizing them lost more than it saved (benchmarks/narrow_reader.py).
     if simplified:
         other = np.asarray([to_simplified(c) != c for c in cands])
         scores = scores - OTHER_SCRIPT_PENALTY * other
