@@ -18,7 +18,6 @@ searched, since the characters just before it may be clean.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from repair.codecs import DOUBLE_BYTE_CODECS
 from repair.families.base import Document, Proposal
@@ -147,11 +146,10 @@ def reread_shifted(
     return out, cut_end
 
 
-@lru_cache(maxsize=64)
-def _reads_all(chars: frozenset[str], reader: str) -> bool:
+def _reads_all(chars: str, reader: str) -> bool:
     """Whether ``reader`` shows every one of ``chars`` (it showed the whole document)."""
     try:
-        "".join(sorted(chars)).encode(reader)
+        chars.encode(reader)
     except UnicodeEncodeError:
         return False
     return True
@@ -256,14 +254,16 @@ class ByteShift:
     @staticmethod
     def _after_lost_leads(doc: Document) -> list[Span]:
         spans: list[Span] = []
-        shown = set(doc.text) - {"\ufffd"}
-        for m in AFTER_LOST_LEAD_RE.finditer(doc.text):
+        if "\ufffd" not in doc.text:
+            return spans
+        # Only a reader that shows every other character of the document could have read it.
+        shown = "".join(sorted(set(doc.text) - {"\ufffd"}))
+        readers = [(codec, reader) for codec, reader in READER_OF.items() if _reads_all(shown, reader)]
+        for m in AFTER_LOST_LEAD_RE.finditer(doc.text) if readers else ():
             middle, end = m.group(1), doc.text[m.end()]
             if spans and m.start() < spans[-1].end:
                 continue
-            for codec, reader in READER_OF.items():
-                if not _reads_all(frozenset(shown), reader):
-                    continue  # this reader could not have shown the document
+            for codec, reader in readers:
                 pieces = _reread_after_lost_lead(doc.text, m, codec, reader)
                 if pieces is None:
                     continue
