@@ -42,3 +42,16 @@ LOSSY_SIGNATURES: tuple[tuple[str, str], ...] = (
 
 # The single-byte lead bytes of GBK / Big5 used to re-read a byte-shifted run.
 DOUBLE_BYTE_CODECS: tuple[str, ...] = ("gb18030", "big5hkscs")
+
+
+def encodable(text: str, codec: str) -> bool:
+    """Whether ``codec`` can write every character of ``text``.
+
+    >>> encodable("学而", "gb2312"), encodable("學而", "gb2312")
+    (True, False)
+    """
+    try:
+        text.encode(codec)
+    except UnicodeEncodeError:
+        return False
+    return True

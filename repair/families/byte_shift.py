@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from repair.codecs import DOUBLE_BYTE_CODECS
+from repair.codecs import DOUBLE_BYTE_CODECS, encodable
 from repair.families.base import Document, Proposal
 from repair.plausibility import char_logp, text_logp
 from repair.redecode import HOLE_LOGP, SUSPICIOUS, acceptable
@@ -146,15 +146,6 @@ def reread_shifted(
     return out, cut_end
 
 
-def _reads_all(chars: str, reader: str) -> bool:
-    """Whether ``reader`` shows every one of ``chars`` (it showed the whole document)."""
-    try:
-        chars.encode(reader)
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 def _reread_after_lost_lead(
     text: str, m: re.Match[str], codec: str, reader: str
 ) -> list[tuple[str | None, dict]] | None:
@@ -258,7 +249,7 @@ class ByteShift:
             return spans
         # Only a reader that shows every other character of the document could have read it.
         shown = "".join(sorted(set(doc.text) - {"\ufffd"}))
-        readers = [(codec, reader) for codec, reader in READER_OF.items() if _reads_all(shown, reader)]
+        readers = [(codec, reader) for codec, reader in READER_OF.items() if encodable(shown, reader)]
         for m in AFTER_LOST_LEAD_RE.finditer(doc.text) if readers else ():
             middle, end = m.group(1), doc.text[m.end()]
             if spans and m.start() < spans[-1].end:

@@ -27,7 +27,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from repair.fill.channel import HAN_RE, encodable
+from repair.codecs import encodable
+from repair.fill.channel import HAN_RE
 from repair.fill.ranker import CALIBRATION_TEMPERATURES, left_context, observed_accuracy, posterior, right_context
 from repair.lm.model import CharLM
 from repair.lm.tokens import to_simplified, to_traditional

@@ -21,6 +21,7 @@ import re
 from functools import lru_cache
 
 from repair.charclass import UNIFIED_HAN_CLASS
+from repair.codecs import encodable
 from repair.plausibility import char_logp_table
 
 HAN_RE = re.compile(f"[{UNIFIED_HAN_CLASS}]")
@@ -38,14 +39,6 @@ READERS_OF_PAGE: dict[str | None, tuple[str, ...]] = {
     "gbk": ("gbk",),
     None: ("gb2312", "big5", "gbk"),
 }
-
-
-def encodable(ch: str, codec: str) -> bool:
-    try:
-        ch.encode(codec)
-        return True
-    except UnicodeEncodeError:
-        return False
 
 
 def narrow_code_page(text: str) -> str | None:

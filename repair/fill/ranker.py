@@ -20,10 +20,10 @@ from itertools import pairwise
 
 import numpy as np
 
+from repair.codecs import encodable
 from repair.fill.channel import (
     FILLABLE,
     candidate_set,
-    encodable,
     narrow_code_page,
     split_candidates,
 )
