@@ -53,7 +53,11 @@ class SplitChars(MarkOnly):
             # before a bracket is not this.  A line may begin or end there only
             # when no writer would have put the mark (U+FFFD, or a four-byte run).
             sure = run[0] == "\ufffd" or len(run) == 4
-            before = _text_at(text, m.start() - 1) or (sure and text[m.start() - 1 : m.start()] in ("", "\n", "\r"))
+            before = (
+                _text_at(text, m.start() - 1)
+                or (sure and text[m.start() - 1 : m.start()] in ("", "\n", "\r"))
+                or (bool(spans) and spans[-1].end == m.start())  # right after another lost character
+            )
             after = _text_at(text, m.end()) or (sure and text[m.end() : m.end() + 1] in ("", "\n", "\r"))
             if not (before and after):
                 continue

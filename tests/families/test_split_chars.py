@@ -12,6 +12,11 @@ CASES = [
     pytest.param("一名\ufffd3\ufffd0负", [("split_char", "\ufffd3\ufffd0", 2)], id="four-byte-digits"),
     pytest.param("一名?3?0〓及", [("split_char", "?3?0", 2), ("placeholder", "〓", 6)], id="before-other-damage"),
     pytest.param("\ufffd@方百里", [("split_char", "\ufffd@", 0)], id="line-start-after-fffd"),
+    pytest.param(
+        "王\ufffd8\ufffd3\ufffd8\ufffd3之母",
+        [("split_char", "\ufffd8\ufffd3", 1), ("split_char", "\ufffd8\ufffd3", 5)],
+        id="two-lost-side-by-side",
+    ),
     pytest.param("公侯\ufffd@\n伯", [("split_char", "\ufffd@", 2)], id="line-end-after-fffd"),
     # Not this channel: a real question mark closing a bracket, or before Latin text.
     pytest.param("[何也?]", [], id="bracket"),
