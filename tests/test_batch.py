@@ -138,6 +138,11 @@ def test_kill_leaves_no_half_file_and_the_rerun_resumes(tmp_path: Path) -> None:
     assert stale(out) == []
 
 
+def _terminal_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def test_ctrl_c_stops_cleanly(tmp_path: Path) -> None:
     # Enough files that the batch is still running when the signal arrives
     # (with four copies a fast machine could finish first and exit 0).
@@ -148,6 +153,9 @@ def test_ctrl_c_stops_cleanly(tmp_path: Path) -> None:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         start_new_session=True,
+        # As from a terminal: an ignored or blocked SIGINT is inherited, and an
+        # earlier test's library may have left the test process so.
+        preexec_fn=_terminal_sigint,
     )
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline and len(list((out / REPORTS).glob("set*/*/*.report.json"))) < 2:
