@@ -14,7 +14,7 @@ letter, and the surviving byte narrows which character it was to a few dozen
 
 >>> [(s.text, s.info) for s in SplitChars().detect(Document("公侯\ufffd@方百里"))]
 [('�@', {'bytes': '?? 40'})]
->>> [s.text for s in SplitChars().detect(Document("何也?」曰：A?B"))]
+>>> [s.text for s in SplitChars().detect(Document("何也?」曰：A?B 為什麼?A股"))]
 []
 """
 
@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 
 from repair.families.base import Document, MarkOnly
+from repair.families.question_marks import QUESTION_PARTICLES
 from repair.types import Span
 
 MARK = "[?\ufffd]"
@@ -32,6 +33,8 @@ SPLIT_RE = re.compile(f"{MARK}\\d{MARK}\\d|{MARK}{TRAIL}")
 # A real question mark may close a bracket or a quote; a lost lead byte is
 # read as such only between characters of the text.
 CLOSERS = set("])}")
+# A ``?`` after these closes a question (乎, 哉 …; 吗, 呢 … in modern text).
+QUESTION_ENDS = set(QUESTION_PARTICLES) | set("吗嗎呢么麼吧啊哪谁誰")
 
 
 def _text_at(text: str, i: int) -> bool:
@@ -63,6 +66,8 @@ class SplitChars(MarkOnly):
                 continue
             if len(run) == 2 and run[1] in CLOSERS:
                 continue
+            if run[0] == "?" and text[m.start() - 1 : m.start()] in QUESTION_ENDS:
+                continue  # 为什么?A股: a question, then a Latin letter that is a word of its own
             spans.append(Span(m.start(), m.end(), self.kind, run, {"bytes": surviving_bytes(run)}))
         return spans
 

@@ -22,6 +22,7 @@ CASES = [
     pytest.param("[何也?]", [], id="bracket"),
     pytest.param("何也?OK", [], id="latin-word"),
     pytest.param("A?B", [], id="ascii"),
+    pytest.param("为什么?A股大涨，你知道吗?B超", [], id="question-then-latin-word"),
 ]
 
 
