@@ -153,8 +153,9 @@ def test_ctrl_c_stops_cleanly(tmp_path: Path) -> None:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         start_new_session=True,
-        # As from a terminal: an ignored or blocked SIGINT is inherited, and an
-        # earlier test's library may have left the test process so.
+        # As from a terminal: an ignored SIGINT is inherited, and a test run
+        # started as a background job of a non-interactive shell (`cmd &`)
+        # has SIGINT ignored, so the batch would never see the signal.
         preexec_fn=_terminal_sigint,
     )
     deadline = time.monotonic() + 300
