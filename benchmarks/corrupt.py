@@ -34,6 +34,7 @@ import opencc
 
 # Measure this checkout, whatever else is installed.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from repair.codecs import encodable
 from repair.lm.split import corpus_files, paragraphs
 
 __all__ = ["FAMILIES", "CorruptedDocument", "Damage", "corpus_files", "generate_documents", "held_out_paragraphs"]
@@ -69,14 +70,6 @@ HAN_RE = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U000323
 
 def is_han(ch: str) -> bool:
     return HAN_RE.fullmatch(ch) is not None
-
-
-def encodable(text: str, codec: str) -> bool:
-    try:
-        text.encode(codec)
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def two_byte_gbk(ch: str) -> bool:

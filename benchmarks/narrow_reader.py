@@ -27,10 +27,11 @@ from collections import Counter
 from pathlib import Path
 
 import opencc
-from corrupt import encodable, held_out_paragraphs, is_han
+from corrupt import held_out_paragraphs, is_han
 from rapidfuzz.distance import Levenshtein
 
 import repair
+from repair.codecs import encodable
 
 # (script, reader, source): the file was written in ``source`` and read with ``reader``.
 CHANNELS = (

@@ -47,11 +47,8 @@ def narrow_code_page(text: str) -> str | None:
     >>> narrow_code_page("学而时习之"), narrow_code_page("學而時習之"), narrow_code_page("学而時習之")
     ('gb2312', 'big5', 'gbk')
     """
-    han = set(HAN_RE.findall(text))
-    for page in CODE_PAGES:
-        if all(encodable(c, page) for c in han):
-            return page
-    return None
+    han = "".join(set(HAN_RE.findall(text)))
+    return next((page for page in CODE_PAGES if encodable(han, page)), None)
 
 
 @lru_cache(maxsize=1)

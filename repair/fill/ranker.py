@@ -21,12 +21,7 @@ from itertools import pairwise
 import numpy as np
 
 from repair.codecs import encodable
-from repair.fill.channel import (
-    FILLABLE,
-    candidate_set,
-    narrow_code_page,
-    split_candidates,
-)
+from repair.fill.channel import FILLABLE, candidate_set, narrow_code_page, split_candidates
 from repair.fill.glyphs import GLYPH_KINDS, GlyphTable
 from repair.fill.witness import WitnessIndex, context_key, fold
 from repair.lm.cache import CacheModel
@@ -198,7 +193,12 @@ def fill(
     # character, so the two kinds are counted apart.  (Only the contexts of
     # this document's gaps are indexed: lookups need no more.)
     own = WitnessIndex([clean], only=_gap_keys(masked, edits))
-    if page is not None and _page_refuted(masked, edits, slots, page, simplified, witnesses, own):
+    # Each gap's two-sided context (traditional Han, cut at other gaps), read once.
+    context_of = {
+        i: (to_traditional(left_context(masked, edits[i].start)), to_traditional(right_context(masked, edits[i].end)))
+        for i in slots
+    }
+    if page is not None and _page_refuted(edits, slots, context_of, page, simplified, witnesses, own):
         # Another copy fills a ``?`` with a character the page holds: this
         # document's marks are not that page's losses (a home-made glyph lost
         # in a later conversion becomes ``?`` too), so they are not narrowed.
@@ -237,11 +237,7 @@ def fill(
         # or two: other copies are asked for both, and must answer only one.
         two_marks = len(run) == 2 and not exact
         seen_pairs: Counter[str] = Counter()
-        contexts = []
-        for i in members:
-            e = edits[i]
-            left, right = left_context(masked, e.start), right_context(masked, e.end)
-            contexts.append((to_traditional(left), to_traditional(right)))
+        contexts = [context_of[i] for i in members]
         # Only a shortlist is scored in full (see CharLM.shortlist); the union
         # over a code's occurrences, so that their scores add up per candidate.
         short: set[int] = set()
@@ -250,14 +246,10 @@ def fill(
         cands = tuple(cands[j] for j in sorted(short))
         totals = [0.0] * len(cands)
         for left, right in contexts:
-            mine = own.lookup(left, right)
-            seen_own.update(mine)
-            if witnesses is not None:
-                found = witnesses.lookup(left, right)
-                seen.update(found - mine if witnesses.includes_documents else found)
-                if two_marks:
-                    found = witnesses.lookup(left, right, 2)
-                    seen_pairs.update(found - own.lookup(left, right, 2) if witnesses.includes_documents else found)
+            seen_own.update(own.lookup(left, right))
+            seen.update(_other_copies(witnesses, own, left, right))
+            if two_marks:
+                seen_pairs.update(_other_copies(witnesses, own, left, right, 2))
             scores = lm.score_candidates(left, cands, right, cache=cache, weight=CACHE_WEIGHT)
             totals = [t + s for t, s in zip(totals, scores, strict=True)]
         # The posterior is over what would be written: traditional forms that
@@ -345,27 +337,31 @@ def fill(
     return out
 
 
+def _other_copies(
+    witnesses: WitnessIndex | None, own: WitnessIndex, left: str, right: str, width: int = 1
+) -> Counter[str]:
+    """What other copies put between ``left`` and ``right``.  When the batch's
+    index holds the documents themselves, the document's own text is taken out
+    again: it is not another copy."""
+    if witnesses is None:
+        return Counter()
+    found = witnesses.lookup(left, right, width)
+    return found - own.lookup(left, right, width) if witnesses.includes_documents else found
+
+
 def _page_refuted(
-    masked: str,
     edits: Sequence[Edit],
     slots: Sequence[int],
+    context_of: dict[int, tuple[str, str]],
     page: str,
     simplified: bool,
     witnesses: WitnessIndex | None,
     own: WitnessIndex,
 ) -> bool:
     """Whether other copies fill any ``?`` of the document with a character ``page`` holds."""
-    if witnesses is None:
-        return False
     for i in slots:
-        e = edits[i]
-        if e.kind == "question_mark" and len(e.before) == 1:
-            left = to_traditional(left_context(masked, e.start))
-            right = to_traditional(right_context(masked, e.end))
-            found = witnesses.lookup(left, right)
-            if witnesses.includes_documents:
-                found = found - own.lookup(left, right)
-            agreed = _unanimous(found, simplified)
+        if edits[i].kind == "question_mark" and len(edits[i].before) == 1:
+            agreed = _unanimous(_other_copies(witnesses, own, *context_of[i]), simplified)
             if agreed is not None and encodable(agreed[0], page):
                 return True
     return False
