@@ -53,6 +53,7 @@ def collect(
             rows.append(
                 {
                     "kind": d.family,
+                    "channel": e.detail["channel"],
                     "truth": d.clean,
                     "occurrences": e.detail["occurrences"],
                     "witness": bool(e.candidates) and e.candidates[0].source.startswith("witness"),
@@ -150,6 +151,10 @@ HIGH_GRID = (0.9, 0.95, 0.99, 0.995, 0.999, 0.9999)
 def by_channel(rows: list[dict], t: str) -> dict:
     """The ranker's table (repair.fill.ranker.RELIABILITY): per channel, two rows.
 
+    Rows are grouped by the channel the ranker recorded for the gap, not by
+    its kind: a ``?`` whose code page is unknown or refuted is calibrated with
+    the placeholders it is trusted as.
+
     A placeholder or U+FFFD may hide any character, a ``?`` one its code page
     lacked, a home-made glyph a rare one (often a variant form the model
     takes for its common twin), so the model is not equally right on each.
@@ -161,7 +166,11 @@ def by_channel(rows: list[dict], t: str) -> dict:
 
     out = {}
     for channel in sorted(set(CHANNEL_OF.values())):
-        points = [(r["best"][t][1], r["best"][t][0] == r["truth"]) for r in rows if CHANNEL_OF[r["kind"]] == channel]
+        points = [
+            (r["best"][t][1], r["best"][t][0] == r["truth"])
+            for r in rows
+            if r.get("channel", CHANNEL_OF[r["kind"]]) == channel
+        ]
         # No high row at all where no cut keeps wrong answers under 1%: the
         # channel's fills are then never applied on the model's word.
         high = next(

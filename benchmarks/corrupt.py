@@ -225,6 +225,8 @@ def kangxi_stand_ins() -> dict[str, str]:
 RADICAL_OF = kangxi_stand_ins()
 
 PLACEHOLDERS = "囗□■〓"
+# The share of placeholder damage that is a run of marks (several lost characters in a row).
+RUN_SHARE = 0.25
 # Symbol rows a converter maps home-made glyphs into (GB2312 rows 4, 5, 6, 8).
 FOREIGN_SYMBOLS = (
     [chr(c) for c in range(0x3041, 0x3094)]  # hiragana
@@ -448,8 +450,9 @@ class Corruptor:
         narrowest page of its script (GB2312 or Big5, else GBK) that loses
         only a few of its characters (1 to 3 distinct, 6 occurrences at most),
         and every occurrence of each is lost; a page that would lose more
-        would leave no document to repair.  A quarter become ``??`` (one mark
-        per byte or per UTF-16 unit of the lost character).
+        would leave no document to repair.  In a quarter of the documents the
+        converter writes ``??`` (one mark per byte or per UTF-16 unit of the
+        lost character), for every character it lost.
         """
         han = {ch for ch in clean if is_han(ch)}
         for page in QUESTION_PAGES[script]:
@@ -459,10 +462,9 @@ class Corruptor:
                 continue
             if not all(self._free(plans, i, i + 1) for i in positions):
                 return []
-            return [
-                _Plan(i, i + 1, "question_mark", "??" if self.rng.random() < 0.25 else "?", False, page)
-                for i in positions
-            ]
+            # One converter, one habit: a mark per character, or per byte.
+            marks = "??" if self.rng.random() < 0.25 else "?"
+            return [_Plan(i, i + 1, "question_mark", marks, False, page) for i in positions]
         return []
 
     def replacement_char(self, clean: str, script: str, plans: Sequence[_Plan]) -> list[_Plan]:
@@ -538,7 +540,14 @@ class Corruptor:
         return [_Plan(i, i + 1, "foreign_symbol", symbol, False, row) for i in positions]
 
     def placeholder(self, clean: str, script: str, plans: Sequence[_Plan]) -> list[_Plan]:
-        return self._one_char(clean, plans, "placeholder", lambda ch: True, lambda ch: self.rng.choice(PLACEHOLDERS))
+        """One placeholder per lost character: usually one, a quarter of the
+        time a lacuna of two or three (an editor's □□□)."""
+        mark = self.rng.choice(PLACEHOLDERS)
+        width = self.rng.choice((2, 3)) if self.rng.random() < RUN_SHARE else 1
+        for i in self._sites(clean, plans, lambda ch: True):
+            if all(is_han(ch) for ch in clean[i : i + width]) and self._free(plans, i, i + width):
+                return [_Plan(i, i + width, "placeholder", mark * width, False)]
+        return []
 
     def deletion(self, clean: str, script: str, plans: Sequence[_Plan]) -> list[_Plan]:
         return self._one_char(clean, plans, "deletion", lambda ch: True, lambda ch: "")

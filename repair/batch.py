@@ -178,7 +178,7 @@ def witness_digest(repairer: Repairer, keys: set[str]) -> str:
         return ""
     seen = {
         f"{k}/{width}": sorted(table[k].items())
-        for width, table in ((1, index.fills), (2, index.pairs))
+        for width, table in index.runs.items()
         for k in sorted(keys)
         if k in table
     }

@@ -50,7 +50,20 @@ class GlyphTable:
         self.entries: dict[str, Glyph] = dict(entries or {})
 
     def get(self, damaged: str) -> Glyph | None:
-        return self.entries.get(damaged)
+        """The table's reading of a code, or of a run of codes each of which it
+        knows (one character per code: the run is as sure as its least sure code)."""
+        found = self.entries.get(damaged)
+        if found is not None or len(damaged) < 2:
+            return found
+        parts = [self.entries.get(code) for code in damaged]
+        if any(g is None for g in parts):
+            return None
+        return Glyph(
+            "".join(g.char for g in parts),
+            min(g.confidence for g in parts),
+            min(g.occurrences for g in parts),
+            " + ".join(dict.fromkeys(g.source for g in parts)),
+        )
 
     def __len__(self) -> int:
         return len(self.entries)

@@ -23,7 +23,7 @@ import numpy as np
 from repair.codecs import encodable
 from repair.fill.channel import FILLABLE, candidate_set, narrow_code_page, split_candidates
 from repair.fill.glyphs import GLYPH_KINDS, GlyphTable
-from repair.fill.witness import WitnessIndex, context_key, fold
+from repair.fill.witness import MAX_RUN, WitnessIndex, context_key, fold
 from repair.lm.cache import CacheModel
 from repair.lm.model import CharLM
 from repair.lm.tokens import CUT_RE, NON_HAN_RE, to_simplified, to_traditional
@@ -151,9 +151,42 @@ def observed_accuracy(raw: float, table: Sequence[tuple[float, int, int]]) -> fl
     return (k + 1) / (n + 2)
 
 
-def calibrated(raw: float, kind: str = "placeholder") -> float:
-    """The observed accuracy of fills of a ``kind`` of gap whose raw posterior was ``raw``."""
-    return observed_accuracy(raw, RELIABILITY[CHANNEL_OF[kind]])
+def calibrated(raw: float, channel: str = "any character") -> float:
+    """The observed accuracy of fills through ``channel`` whose raw posterior was ``raw``."""
+    return observed_accuracy(raw, RELIABILITY[channel])
+
+
+def channel_of(kind: str, page: str | None) -> str:
+    """The channel a gap came through, which decides its candidates and its calibration row.
+
+    A ``?`` is a code page's loss only where the page is known (and not
+    refuted by another copy): otherwise it is as open as a placeholder.
+    """
+    if kind == "question_mark" and page is None:
+        return CHANNEL_OF["placeholder"]
+    return CHANNEL_OF[kind]
+
+
+def run_widths(kind: str, marks: int) -> tuple[int, ...]:
+    """How many characters a run of ``marks`` marks of this kind may stand for (at most MAX_RUN).
+
+    An editor puts one placeholder per lost character, and a digitizer one
+    code per home-made glyph; a lossy conversion writes one ``?`` per
+    character or one per byte; a decoder one U+FFFD per character or per
+    invalid byte (up to three for a UTF-8 character).
+
+    >>> run_widths("placeholder", 3), run_widths("question_mark", 2), run_widths("replacement_char", 3)
+    ((3,), (1, 2), (1, 2, 3))
+    """
+    if kind in EXACT_FORM_KINDS:
+        return (1,)
+    if kind == "question_mark":
+        widths = {marks, marks // 2} if marks % 2 == 0 else {marks}
+    elif kind == "replacement_char":
+        widths = set(range(-(-marks // 3), marks + 1))
+    else:
+        widths = {marks}
+    return tuple(sorted(w for w in widths if 1 <= w <= MAX_RUN))
 
 
 def _pooled_best(totals: np.ndarray, out_chars: list[str], temperature: float) -> tuple[str, float]:
@@ -215,11 +248,11 @@ def fill(
         # The script fills are written in: the document's, unless the channel names the form.
         simp = simplified and not exact
         run = edits[members[0]].before
+        form_of: dict[str, str] = {}
         if exact:
             # Written as the bytes name them, scored as the model knows them:
             # in a simplified document through the traditional form, as its
             # context is (𪸩 as 煇).
-            form_of: dict[str, str] = {}
             for w in split_candidates(run, page):
                 scored = to_traditional(w) if simplified else w
                 scored = scored if scored in lm else w if w in lm else ""
@@ -231,60 +264,44 @@ def fill(
             cands = allowed = lm.known(candidate_set(kind, page, simplified))
         if not cands:
             continue
-        seen: Counter[str] = Counter()
+        widths = run_widths(kind, len(run))
+        # Other copies are asked at every width the run may stand for; the
+        # document's own text only about single characters (it is listed, never deciding).
+        seen_at: dict[int, Counter[str]] = {w: Counter() for w in widths}
         seen_own: Counter[str] = Counter()
-        # A run of two marks (??, two private-use codes) may be one character
-        # or two: other copies are asked for both, and must answer only one.
-        two_marks = len(run) == 2 and not exact
-        seen_pairs: Counter[str] = Counter()
         contexts = [context_of[i] for i in members]
-        # Only a shortlist is scored in full (see CharLM.shortlist); the union
-        # over a code's occurrences, so that their scores add up per candidate.
-        short: set[int] = set()
         for left, right in contexts:
-            short.update(lm.shortlist(left, cands, right, SHORTLIST, cache=cache))
-        cands = tuple(cands[j] for j in sorted(short))
-        totals = [0.0] * len(cands)
-        for left, right in contexts:
-            seen_own.update(own.lookup(left, right))
-            seen.update(_other_copies(witnesses, own, left, right))
-            if two_marks:
-                seen_pairs.update(_other_copies(witnesses, own, left, right, 2))
-            scores = lm.score_candidates(left, cands, right, cache=cache, weight=CACHE_WEIGHT)
-            totals = [t + s for t, s in zip(totals, scores, strict=True)]
-        # The posterior is over what would be written: traditional forms that
-        # simplify to the same character (爲 為 → 为) pool their mass.
-        totals_arr = np.asarray(totals)
-        out_chars = [form_of[c] for c in cands] if exact else [to_simplified(c) for c in cands] if simp else cands
-        pooled: dict[str, list[float]] = {}
-        for p, s, c in zip(posterior(totals_arr), totals, out_chars, strict=True):
-            acc = pooled.setdefault(c, [0.0, s])
-            acc[0] += p
-            acc[1] = max(acc[1], s)
-        ranked = sorted(((p, s, c) for c, (p, s) in pooled.items()), reverse=True)[:TOP]
-        raw_p = ranked[0][0]
-        # A ``?`` the page does not narrow (refuted, or a document beyond GBK)
-        # is as open as a placeholder, and is trusted as one.
-        channel_kind = "placeholder" if kind == "question_mark" and page is None else kind
-        best_p = calibrated(raw_p, channel_kind)
-        shown = [Candidate(c, round(s, 3), f"lm p={p:.3f}") for p, s, c in ranked]
-        if two_marks:
-            # Calibration saw the model decide single gaps only: a run of two
-            # marks may be two characters, which a one-character answer cannot
-            # be, so the model alone never fills it.  Its best two-character
-            # readings are listed for the reader beside the one-character ones.
-            best_p = calibrated(0.0, channel_kind)
-            shown += _pairs(lm, contexts[0], allowed, simp, cache)
-        # Other copies decide when they agree with each other and with the
-        # document's own text; the document alone only puts its reading first.
-        # Copies agree when they write the same character in either script
-        # (an exact-form channel then picks the form its bytes allow).
+            if 1 in widths:
+                seen_own.update(own.lookup(left, right))
+            for w in widths:
+                seen_at[w].update(_other_copies(witnesses, own, left, right, w))
+        channel = channel_of(kind, page)
+        shown: list[Candidate] = []
+        raw_p, calibration = 0.0, None
+        if 1 in widths:
+            shown, raw_p, calibration = _ranked_singles(lm, contexts, cands, cache, form_of if exact else None, simp)
+        # The model decides only what is one character (a single mark, or a
+        # mark with its surviving byte): calibration saw nothing else.
+        # A run of marks may be several characters, whose best readings are
+        # listed for the reader beside any one-character ones.
+        best_p = calibrated(raw_p if widths == (1,) else 0.0, channel)
+        for w in widths:
+            if w > 1:
+                shown += _readings(lm, contexts[0], allowed, w, simp, cache)
+        if not shown:
+            continue
+        # Other copies decide when they agree with each other (and, for one
+        # character, with the document's own text), and only where a single
+        # width has answers: a run that some copies fill with one character
+        # and some with two stays undecided.  Copies agree when they write the
+        # same character in either script (an exact-form channel then picks
+        # the form its bytes allow).
         agree = simp or exact
-        witness = _unanimous(seen + seen_own, agree) if seen else None
-        if seen_pairs:
-            # Two characters where other copies have them; undecided where
-            # some copies have one character and some two.
-            witness = None if seen else _unanimous(seen_pairs, agree)
+        answered = [w for w in widths if seen_at[w]]
+        witness = None
+        if len(answered) == 1:
+            w = answered[0]
+            witness = _unanimous(seen_at[w] + (seen_own if w == 1 else Counter()), agree)
         if witness is None and witnesses is not None and kind in ("private_use", "foreign_symbol"):
             # A code that recurs close by cuts its own contexts (薛ス薛ス): try
             # each candidate in every occurrence at once.
@@ -293,7 +310,7 @@ def fill(
             # Another copy may write the character in another script or form;
             # it decides only through the one candidate the bytes allow.
             witness = _in_channel(witness, written)
-        own_witness = _unanimous(seen_own, simp) if not seen else None
+        own_witness = _unanimous(seen_own, simp) if not any(seen_at.values()) else None
         if own_witness is not None and all(c.text != own_witness[0] for c in shown):
             # Listed for the reader, never deciding (see OWN_WITNESS).
             shown = [*shown, Candidate(own_witness[0], float(own_witness[1]), f"own-text witness ×{own_witness[1]}")]
@@ -310,7 +327,6 @@ def fill(
             best_p = WITNESS_CONFIDENCE
             others = [c for c in shown if c.text != char][: TOP - 1]
             shown = [Candidate(char, float(count), f"witness ×{count}"), *others]
-        calibration = {str(t): list(_pooled_best(totals_arr, out_chars, t)) for t in CALIBRATION_TEMPERATURES}
         for i in members:
             e = edits[i]
             applied = best_p >= min_confidence
@@ -322,9 +338,13 @@ def fill(
                 after=shown[0].text if applied else e.before,
                 detail={
                     **e.detail,
+                    "channel": channel,
                     "occurrences": len(members),
-                    "raw_posterior": round(raw_p, 4),
-                    "best_by_temperature": calibration,
+                    **(
+                        {"raw_posterior": round(raw_p, 4), "best_by_temperature": calibration}
+                        if calibration is not None
+                        else {}
+                    ),
                 },
                 note=(
                     f"filled by {_evidence(witness, glyph)} (p={best_p:.3f}"
@@ -432,30 +452,71 @@ def _recurring_witness(
     return (to_simplified(char) if simplified else char), count
 
 
-# Two-character readings of a run of two marks: a beam of this width per
-# position, then every pair scored with the whole context.
-PAIR_BEAM = 20
-PAIRS_SHOWN = 3
+def _ranked_singles(
+    lm: CharLM,
+    contexts: Sequence[tuple[str, str]],
+    cands: Sequence[str],
+    cache: CacheModel,
+    form_of: dict[str, str] | None,
+    simplified: bool,
+) -> tuple[list[Candidate], float, dict[str, list]]:
+    """The best single characters for a gap (or a code's every occurrence,
+    whose scores add up), their raw posterior, and the best at each
+    temperature calibration tries.
+
+    ``form_of`` maps an exact-form channel's candidates (as the model knows
+    them) to how they are written; otherwise fills are written in the
+    document's script, and traditional forms that simplify to the same
+    character (爲 為 → 为) pool their mass.
+    """
+    # Only a shortlist is scored in full (see CharLM.shortlist); the union
+    # over a code's occurrences, so that their scores add up per candidate.
+    short: set[int] = set()
+    for left, right in contexts:
+        short.update(lm.shortlist(left, cands, right, SHORTLIST, cache=cache))
+    cands = tuple(cands[j] for j in sorted(short))
+    totals = np.zeros(len(cands))
+    for left, right in contexts:
+        totals += lm.score_candidates(left, cands, right, cache=cache, weight=CACHE_WEIGHT)
+    if form_of is not None:
+        out_chars = [form_of[c] for c in cands]
+    else:
+        out_chars = [to_simplified(c) for c in cands] if simplified else list(cands)
+    pooled: dict[str, list[float]] = {}
+    for p, s, c in zip(posterior(totals), totals, out_chars, strict=True):
+        acc = pooled.setdefault(c, [0.0, s])
+        acc[0] += p
+        acc[1] = max(acc[1], s)
+    ranked = sorted(((p, s, c) for c, (p, s) in pooled.items()), reverse=True)[:TOP]
+    shown = [Candidate(c, round(float(s), 3), f"lm p={p:.3f}") for p, s, c in ranked]
+    calibration = {str(t): list(_pooled_best(totals, out_chars, t)) for t in CALIBRATION_TEMPERATURES}
+    return shown, float(ranked[0][0]), calibration
 
 
-def _pairs(
-    lm: CharLM, context: tuple[str, str], cands: Sequence[str], simplified: bool, cache: CacheModel
+# Readings of a run of marks as several characters: a beam of this width,
+# each position's options conditioned on the likeliest reading so far.
+RUN_BEAM = 20
+READINGS_SHOWN = 3
+
+
+def _readings(
+    lm: CharLM, context: tuple[str, str], cands: Sequence[str], width: int, simplified: bool, cache: CacheModel
 ) -> list[Candidate]:
-    """The best two-character fillings of a two-mark run (candidates for the report, never applied)."""
+    """The best ``width``-character fillings of a run (candidates for the report, never applied)."""
     left, right = context
-    firsts = [cands[j] for j in lm.shortlist(left, cands, "", PAIR_BEAM)]
-    if not firsts:
-        return []
-    # The second position is conditioned on the likeliest first one.
-    seconds = [cands[j] for j in lm.shortlist(left + firsts[0], cands, right, PAIR_BEAM)]
-    pairs = [a + b for a in firsts for b in seconds]
-    if not pairs:
-        return []
-    scores = lm.score_candidates(left, pairs, right, cache=cache, weight=CACHE_WEIGHT)
-    best = sorted(zip(scores, pairs, strict=True), reverse=True)[:PAIRS_SHOWN]
+    beam, scores = [""], [0.0]
+    for pos in range(width):
+        after = right if pos == width - 1 else ""
+        options = [cands[j] for j in lm.shortlist(left + beam[0], cands, after, RUN_BEAM)]
+        grown = [b + c for b in beam for c in options]
+        if not grown:
+            return []
+        scores = lm.score_candidates(left, grown, after, cache=cache, weight=CACHE_WEIGHT)
+        best = sorted(zip(scores, grown, strict=True), reverse=True)[:RUN_BEAM]
+        scores, beam = [s for s, _ in best], [g for _, g in best]
     return [
-        Candidate(to_simplified(pair) if simplified else pair, round(score, 3), "lm, two characters")
-        for score, pair in best
+        Candidate(to_simplified(text) if simplified else text, round(score, 3), f"lm, {width} characters")
+        for score, text in zip(scores[:READINGS_SHOWN], beam[:READINGS_SHOWN], strict=True)
     ]
 
 

@@ -19,6 +19,10 @@ from repair.lm.tokens import han_projection, to_simplified, to_traditional
 from repair.plausibility import script_of
 
 MIN_SIDE = 4
+# The longest run of marks other copies are asked about: a run of placeholders
+# is one character per mark, a run of ``?`` or U+FFFD one or several per
+# character, and a lacuna longer than this is left to the reader.
+MAX_RUN = 4
 
 
 @lru_cache(maxsize=65536)
@@ -58,10 +62,10 @@ class WitnessIndex:
         # batch witnessing itself): a document's own text must then be taken
         # out again, or it would count as another copy.
         self.includes_documents = False
-        self.fills: dict[str, Counter[str]] = defaultdict(Counter)
-        # What two characters fill the same contexts: a run of two marks (??,
-        # two private-use codes) may stand for one character or for two.
-        self.pairs: dict[str, Counter[str]] = defaultdict(Counter)
+        # What fills each context, per width: a run of marks (□□, ??, two
+        # private-use codes) is asked about at every width it may stand for.
+        self.runs: dict[int, dict[str, Counter[str]]] = {w: defaultdict(Counter) for w in range(1, MAX_RUN + 1)}
+        self.fills = self.runs[1]
         # Every run of 2·side characters of the texts, for a complete index
         # only: a lost character is restored only where no text reads the two
         # sides joined (``repair.fill.deletions``).
@@ -81,31 +85,28 @@ class WitnessIndex:
             text = to_traditional(text)
         for piece in han_projection(text):
             folded = fold(piece)
-            for i in range(k, len(piece) - k):
-                key = folded[i - k : i] + folded[i + 1 : i + 1 + k]
-                if only is None or key in only:
-                    self.fills[key][piece[i]] += 1
-            for i in range(k, len(piece) - k - 1):
-                key = folded[i - k : i] + folded[i + 2 : i + 2 + k]
-                if only is None or key in only:
-                    self.pairs[key][piece[i : i + 2]] += 1
+            for width, table in self.runs.items():
+                for i in range(k, len(piece) - k - width + 1):
+                    key = folded[i - k : i] + folded[i + width : i + width + k]
+                    if only is None or key in only:
+                        table[key][piece[i : i + width]] += 1
             if joined is not None:
                 joined.update(folded[i : i + 2 * k] for i in range(len(piece) - 2 * k + 1))
 
     def counts(self) -> dict[str, dict[str, dict[str, int]]]:
-        """The index as plain data (what a worker sends back), both widths."""
-        return {name: {k: dict(v) for k, v in getattr(self, name).items()} for name in ("fills", "pairs")}
+        """The index as plain data (what a worker sends back), every width."""
+        return {str(width): {k: dict(v) for k, v in table.items()} for width, table in self.runs.items()}
 
     def merge(self, counts: dict[str, dict[str, dict[str, int]]]) -> None:
         """Add another index's ``counts()`` to this one."""
-        for name, table in counts.items():
-            mine = getattr(self, name)
+        for width, table in counts.items():
+            mine = self.runs[int(width)]
             for k, v in table.items():
                 mine[k].update(v)
 
     def lookup(self, left: str, right: str, width: int = 1) -> Counter[str]:
-        """What fills the gap of ``width`` (1 or 2) characters between ``left``
-        and ``right`` (Han strings, either script)."""
+        """What fills the gap of ``width`` characters (at most MAX_RUN) between
+        ``left`` and ``right`` (Han strings, either script)."""
         key = context_key(left, right, self.side)
-        table = self.fills if width == 1 else self.pairs
+        table = self.runs.get(width, {})
         return table.get(key, Counter()) if key is not None else Counter()

@@ -6,7 +6,14 @@ from fill_support import BASE, needs_model, run_repair
 
 import repair
 from repair.fill.channel import FILLABLE, candidate_set, narrow_code_page
-from repair.fill.ranker import CHANNEL_OF, RELIABILITY, WITNESS_CONFIDENCE, calibrated, observed_accuracy
+from repair.fill.ranker import (
+    CHANNEL_OF,
+    RELIABILITY,
+    WITNESS_CONFIDENCE,
+    calibrated,
+    channel_of,
+    observed_accuracy,
+)
 from repair.fill.witness import WitnessIndex, fold
 from repair.types import Edit
 
@@ -32,8 +39,8 @@ def _in_gb2312(ch: str) -> bool:
 
 def test_calibration_is_monotone_and_below_certainty():
     assert set(CHANNEL_OF.values()) == set(RELIABILITY) and set(CHANNEL_OF) == set(FILLABLE)
-    for kind, channel in CHANNEL_OF.items():
-        values = [calibrated(lo, kind) for lo, _, _ in RELIABILITY[channel]]
+    for channel in set(CHANNEL_OF.values()):
+        values = [calibrated(lo, channel) for lo, _, _ in RELIABILITY[channel]]
         assert values == sorted(values)
         assert all(0 < v < 1 for v in values)
     assert 0.9 < WITNESS_CONFIDENCE < 1
@@ -45,9 +52,15 @@ def test_model_alone_may_fill_only_where_calibration_saw_at_most_one_percent_wro
             if observed_accuracy(lo, rows) >= 0.9:
                 assert n - k <= 0.01 * n, channel
     # A home-made glyph is never filled on the model's word, however sure it is.
-    assert calibrated(0.99999, "private_use") < 0.5 and calibrated(0.99999, "foreign_symbol") < 0.5
-    assert calibrated(0.9995, "placeholder") > 0.9 > calibrated(0.995, "placeholder")
-    assert calibrated(0.995, "question_mark") > 0.9 > calibrated(0.98, "question_mark")
+    assert calibrated(0.99999, channel_of("private_use", None)) < 0.5
+    assert calibrated(0.99999, channel_of("foreign_symbol", "big5")) < 0.5
+    assert (
+        calibrated(0.9995, channel_of("placeholder", None)) > 0.9 > calibrated(0.995, channel_of("placeholder", None))
+    )
+    page_loss = channel_of("question_mark", "gb2312")
+    assert calibrated(0.995, page_loss) > 0.9 > calibrated(0.98, page_loss)
+    # A ``?`` with no known page is as open as a placeholder.
+    assert channel_of("question_mark", None) == channel_of("placeholder", "gb2312")
 
 
 def test_witness_index_finds_the_fill_across_scripts_and_punctuation():
@@ -187,7 +200,7 @@ def test_the_model_alone_never_fills_a_run_of_two_marks_but_lists_two_character_
     text = "地官司徒第二校人掌王馬之政三乘為皁皁一趣馬三皁為〓〓一馭夫六繫為廏"
     (edit,) = repair.Repairer().repair_text(text).edits
     assert not edit.applied and edit.confidence < 0.9
-    pairs = [c.text for c in edit.candidates if c.source == "lm, two characters"]
+    pairs = [c.text for c in edit.candidates if c.source == "lm, 2 characters"]
     assert pairs and all(len(p) == 2 for p in pairs)
 
 
@@ -216,7 +229,7 @@ def test_a_witnessed_question_mark_the_page_holds_lifts_the_page_constraint():
     assert all(not _in_gb2312(c.text) for c in plain.edits[1].candidates if "lm" in c.source)
     assert any(_in_gb2312(c.text) for c in second.candidates)
     # ... and is trusted as a placeholder is, not as a narrowed ``?``.
-    assert second.confidence in {calibrated(lo, "placeholder") for lo, _, _ in RELIABILITY["any character"]}
+    assert second.confidence in {calibrated(lo) for lo, _, _ in RELIABILITY["any character"]}
 
 
 @needs_model
