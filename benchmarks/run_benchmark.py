@@ -159,6 +159,11 @@ class Outcome:
     outcome: str  # restored | holes_marked | wrong | marked | missed
     errors_before: int
     errors_after: int
+    # Characters the applied edits wrote here (holes apart), and how many of
+    # them differ from the clean text: a plausible wrong character is the
+    # damage a reader cannot see.
+    chars_written: int = 0
+    wrong_chars: int = 0
 
 
 OUTCOMES = ("restored", "holes_marked", "wrong", "marked", "missed")
@@ -178,6 +183,7 @@ def score_document(
     text = doc.damaged
     pieces = [(d.offset, d.offset + len(d.damaged), d) for d in doc.damages]
     touched: set[int] = set()
+    counted: set[tuple[int, int]] = set()
     outcomes = []
     for d in doc.damages:
         a, b = d.offset, d.offset + len(d.damaged)
@@ -219,6 +225,9 @@ def score_document(
             outcome = "marked"
         else:
             outcome = "missed"
+        # A stretch shared by several pieces counts its written characters once.
+        written, wrong_chars = _written(got, out_a, applied, expected) if (a, b) not in counted else (0, 0)
+        counted.add((a, b))
         outcomes.append(
             Outcome(
                 d,
@@ -227,10 +236,26 @@ def score_document(
                 outcome=outcome,
                 errors_before=Levenshtein.distance(text[a:b], expected),
                 errors_after=Levenshtein.distance(got, expected),
+                chars_written=written,
+                wrong_chars=wrong_chars,
             )
         )
     false_edits = [e for k, e in enumerate(edits) if k not in touched]
     return outcomes, false_edits
+
+
+def _written(got: str, out_a: int, applied: Sequence[EditView], expected: str) -> tuple[int, int]:
+    """(characters the applied edits wrote in ``got``, how many of them the
+    alignment with ``expected`` finds wrong), placeholders for holes apart."""
+    hole = set()
+    for e in applied:
+        for start, length in e.holes:
+            hole.update(range(start, start + length))
+    ours = {p for e in applied for p in range(e.out_start, e.out_end) if out_a <= p < out_a + len(got)} - hole
+    wrong = sum(
+        1 for op in Levenshtein.editops(got, expected) if op.tag in ("replace", "delete") and out_a + op.src_pos in ours
+    )
+    return len(ours), wrong
 
 
 def _clean_stretch(text: str, a: int, b: int, damages: Iterable[Damage]) -> str:
@@ -265,6 +290,8 @@ class Tally:
     restored_recoverable: int = 0
     errors_before: int = 0
     errors_after: int = 0
+    chars_written: int = 0
+    wrong_chars: int = 0
     outcomes: Counter = field(default_factory=Counter)
 
     def add(self, o: Outcome) -> None:
@@ -275,6 +302,8 @@ class Tally:
         self.restored_recoverable += o.damage.recoverable and o.outcome == "restored"
         self.errors_before += o.errors_before
         self.errors_after += o.errors_after
+        self.chars_written += o.chars_written
+        self.wrong_chars += o.wrong_chars
         self.outcomes[o.outcome] += 1
 
     def as_dict(self) -> dict:
@@ -293,6 +322,8 @@ class Tally:
             "char_errors_before": self.errors_before,
             "char_errors_after": self.errors_after,
             "char_errors_removed_rate": 1 - self.errors_after / self.errors_before if self.errors_before else None,
+            "chars_written": self.chars_written,
+            "wrong_chars": self.wrong_chars,
         }
 
 
@@ -429,6 +460,7 @@ def render(results: dict, markdown: bool) -> str:
         "restored (recoverable)",
         "holes marked",
         "wrong",
+        "wrong chars written",
         "left marked",
         "missed",
         "errors removed",
@@ -444,6 +476,7 @@ def render(results: dict, markdown: bool) -> str:
                 f"{t['restored_of_recoverable']}/{t['recoverable']}" if t["recoverable"] else "–",
                 str(t["holes_marked"]),
                 str(t["wrong"]),
+                f"{t.get('wrong_chars', 0)} of {t.get('chars_written', 0):,}",
                 str(t["marked"]),
                 str(t["missed"]),
                 _pct(t["char_errors_removed_rate"]),

@@ -72,9 +72,12 @@ def test_byte_shift(repaired, observed, key, prefix, suffix):
     # The clean text around the run is untouched.
     assert result.text.startswith(prefix) and result.text.endswith(suffix)
     assert result.text[len(prefix) : len(result.text) - len(suffix)] == edit.after
-    # Long stretches of the sentence come back; the holes are slots with placeholders.
+    # Long stretches of the sentence come back; the holes are slots with
+    # placeholders.  (Half, not more: a re-read character that may be a glued
+    # pair is marked rather than written, so a run loses more to holes and
+    # writes fewer wrong characters; laozi's 知+善 read as 制 is now a hole.)
     share, longest = restored_share(sentence, edit.after)
-    assert share >= 0.6 and longest >= 8, (share, longest, edit.after)
+    assert share >= 0.5 and longest >= 8, (share, longest, edit.after)
     assert edit.slots
     assert all(edit.after[s.offset : s.offset + s.length] == PLACEHOLDER * s.length for s in edit.slots)
     assert edit.after.count(PLACEHOLDER) == sum(s.length for s in edit.slots)
@@ -99,16 +102,7 @@ def test_clean_text_alone_has_no_byte_shift(repaired):
         assert repaired(sentence).edits == ()
 
 
-BUG_GLUED_COMMON = (
-    "a pair glued by a deleted private-use pair that reads as a common character is kept when the "
-    "model prefers it to every pair its bytes allow: 知+善 -> 制 (the model ranks 之善 first, at 0.28 "
-    "against 制, below the blanking level)"
-)
-
-
-@pytest.mark.parametrize(
-    "key", [pytest.param("laozi", marks=pytest.mark.xfail(strict=True, reason=BUG_GLUED_COMMON)), "lunyu", "mengzi"]
-)
+@pytest.mark.parametrize("key", ["laozi", "lunyu", "mengzi"])
 def test_byte_shift_applies_no_wrong_character(repaired, key):
     sentence = SENTENCES[key]
     (edit,) = repaired(shifted(sentence)).edits
