@@ -236,6 +236,11 @@ def fill(
         # document's marks are not that page's losses (a home-made glyph lost
         # in a later conversion becomes ``?`` too), so they are not narrowed.
         page = None
+    joint = (
+        _joint_witnesses(text, edits, slots, context_of, lm, page, simplified, witnesses)
+        if witnesses is not None
+        else {}
+    )
     # Group recurring codes: one decision per private-use point or symbol.
     groups: dict[tuple[str, str], list[int]] = defaultdict(list)
     for i in slots:
@@ -248,20 +253,8 @@ def fill(
         # The script fills are written in: the document's, unless the channel names the form.
         simp = simplified and not exact
         run = edits[members[0]].before
-        form_of: dict[str, str] = {}
-        if exact:
-            # Written as the bytes name them, scored as the model knows them:
-            # in a simplified document through the traditional form, as its
-            # context is (𪸩 as 煇).
-            for w in split_candidates(run, page):
-                scored = to_traditional(w) if simplified else w
-                scored = scored if scored in lm else w if w in lm else ""
-                if scored:
-                    form_of.setdefault(scored, w)
-            written = tuple(form_of.values())
-            cands = allowed = tuple(form_of)
-        else:
-            cands = allowed = lm.known(candidate_set(kind, page, simplified))
+        cands, form_of = _channel_candidates(lm, kind, run, page, simplified)
+        allowed, written = cands, tuple(form_of.values())
         if not cands:
             continue
         widths = run_widths(kind, len(run))
@@ -306,6 +299,8 @@ def fill(
             # A code that recurs close by cuts its own contexts (薛ス薛ス): try
             # each candidate in every occurrence at once.
             witness = _recurring_witness(text, edits, [edits[i] for i in members], allowed, witnesses, simp)
+        if witness is None and len(members) == 1 and members[0] in joint:
+            witness = joint[members[0]]
         if witness is not None and exact:
             # Another copy may write the character in another script or form;
             # it decides only through the one candidate the bytes allow.
@@ -355,6 +350,84 @@ def fill(
                 ),
             )
     return out
+
+
+def _channel_candidates(
+    lm: CharLM, kind: str, run: str, page: str | None, simplified: bool
+) -> tuple[tuple[str, ...], dict[str, str]]:
+    """The candidates the channel allows for a gap (as the model knows them),
+    and for an exact-form channel how each is written."""
+    if kind not in EXACT_FORM_KINDS:
+        return lm.known(candidate_set(kind, page, simplified)), {}
+    # Written as the bytes name them, scored as the model knows them: in a
+    # simplified document through the traditional form, as its context is (𪸩 as 煇).
+    form_of: dict[str, str] = {}
+    for w in split_candidates(run, page):
+        scored = to_traditional(w) if simplified else w
+        scored = scored if scored in lm else w if w in lm else ""
+        if scored:
+            form_of.setdefault(scored, w)
+    return tuple(form_of), form_of
+
+
+def _joint_witnesses(
+    text: str,
+    edits: Sequence[Edit],
+    slots: Sequence[int],
+    context_of: dict[int, tuple[str, str]],
+    lm: CharLM,
+    page: str | None,
+    simplified: bool,
+    witnesses: WitnessIndex,
+) -> dict[int, tuple[str, int]]:
+    """Gaps decided together with a neighbour that cuts their context.
+
+    Two gaps a character or two apart leave each other too little context for
+    a witness (杙�6�7謂�3�7古文).  Each such gap is looked up with its
+    neighbour as a wildcard: every character the neighbour's channel allows is
+    tried in its place, and the gap is decided only if exactly one of them
+    makes the context witnessed and the copies agree on what fills the gap.
+    Only one-character gaps are paired, and only with one neighbour.
+    """
+    found: dict[int, tuple[str, int]] = {}
+    single = [i for i in slots if run_widths(edits[i].kind, len(edits[i].before)) == (1,)]
+    for i in single:
+        left, right = context_of[i]
+        short_left, short_right = len(left) < witnesses.side, len(right) < witnesses.side
+        if short_left == short_right:
+            continue  # enough context already, or cut on both sides
+        e = edits[i]
+        # The nearest one-character gap on the short side (j == i is never on it).
+        if short_left:
+            j = max((k for k in single if edits[k].end <= e.start), key=lambda k: edits[k].end, default=None)
+        else:
+            j = min((k for k in single if edits[k].start >= e.end), key=lambda k: edits[k].start, default=None)
+        if j is None:
+            continue
+        n = edits[j]
+        others = [x for k, x in enumerate(edits) if k not in (i, j)]
+        read = masked_text(text, others)
+        read = read[: n.start] + SENTINEL + read[n.end :]
+        shift = (n.end - n.start - 1) if n.start < e.start else 0
+        key = context_key(
+            to_traditional(left_context(read, e.start - shift)),
+            to_traditional(right_context(read, e.end - shift)),
+            witnesses.side,
+        )
+        if key is None or key.count(SENTINEL) != 1:
+            continue
+        answers: dict[str, Counter[str]] = {}
+        neighbour, _ = _channel_candidates(lm, n.kind, n.before, page, simplified)
+        for c in neighbour:
+            fills = witnesses.fills.get(key.replace(SENTINEL, fold(c)))
+            if fills:
+                answers[c] = fills
+        if len(answers) == 1:
+            (fills,) = answers.values()
+            agreed = _unanimous(fills, simplified or e.kind in EXACT_FORM_KINDS)
+            if agreed is not None:
+                found[i] = agreed
+    return found
 
 
 def _other_copies(

@@ -84,3 +84,23 @@ def test_the_glyph_table_fills_a_run_of_codes_it_knows_one_by_one():
     table = GlyphTable({"\ue000": Glyph("君", 1.0, 3, "user"), "\ue001": Glyph("子", 1.0, 2, "user")})
     result = repair.Repairer(glyph_table=table).repair_text("人不知而不慍，不亦\ue000\ue001乎？")
     assert result.text == "人不知而不慍，不亦君子乎？"
+
+
+@needs_model
+def test_two_gaps_that_cut_each_others_context_are_witnessed_together():
+    # One character between two lost ones: neither has four characters of
+    # context on that side, so each is looked up with the other as a wildcard.
+    damaged = "有朋自遠方來不亦樂乎人不知而□慍□亦君子乎子曰其為人也孝弟"
+    result = repair.Repairer(references=(LONG,)).repair_text(damaged)
+    assert "人不知而不慍不亦君子乎" in result.text
+    assert all(e.candidates[0].source.startswith("witness") for e in result.edits)
+
+
+@needs_model
+def test_a_neighbour_that_many_readings_fit_decides_nothing():
+    # Two copies disagree on the neighbour: no single reading of it makes the
+    # context witnessed, so neither gap is filled by the other's witness.
+    other = LONG.replace("而不慍不亦", "而弗慍弗亦")
+    damaged = "有朋自遠方來不亦樂乎人不知而□慍□亦君子乎子曰其為人也孝弟"
+    result = repair.Repairer(references=(LONG, other)).repair_text(damaged)
+    assert not any(e.applied and e.candidates[0].source.startswith("witness") for e in result.edits)
