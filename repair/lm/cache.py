@@ -24,10 +24,14 @@ class CacheModel:
         self.counts: Counter[str] = Counter()
         self.contexts: Counter[str] = Counter()
         self.total = 0
+        # Bigram neighbours, built on first use (and dropped when text is added).
+        self._next: dict[str, set[str]] | None = None
+        self._prev: dict[str, set[str]] = {}
         for text in texts:
             self.add(text)
 
     def add(self, text: str) -> None:
+        self._next = None
         for piece in han_projection(text):
             self.total += len(piece)
             for n in range(1, ORDER + 1):
@@ -35,6 +39,16 @@ class CacheModel:
                 self.counts.update(grams)  # Counter.update counts a list in C
                 if n > 1:
                     self.contexts.update(g[:-1] for g in grams)
+
+    def neighbours(self, before: str, after: str) -> set[str]:
+        """The characters this text puts right after ``before`` or right before ``after``."""
+        if self._next is None:
+            self._next, self._prev = {}, {}
+            for gram in self.counts:
+                if len(gram) == 2:
+                    self._next.setdefault(gram[0], set()).add(gram[1])
+                    self._prev.setdefault(gram[1], set()).add(gram[0])
+        return self._next.get(before, set()) | self._prev.get(after, set())
 
     def prob(self, history: str, ch: str) -> float:
         """Interpolated estimate, longest history first (Witten-Bell style weights)."""

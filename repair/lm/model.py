@@ -49,6 +49,7 @@ class CharLM:
         self.model = kenlm.Model(str(self.path))
         self.order = self.model.order
         self._known: dict[tuple[str, ...], tuple[str, ...]] = {}
+        self._position_of: dict[int, tuple[Sequence[str], dict[str, int]]] = {}
 
     def known(self, chars: tuple[str, ...]) -> tuple[str, ...]:
         """The characters of ``chars`` in the model's vocabulary (memoized per
@@ -107,11 +108,22 @@ class CharLM:
             partial[i] = lp
         chosen = set(np.argpartition(-partial, keep)[:keep].tolist())
         if cache is not None and cache.total:
-            before, after = left[-1:], right[:1]
-            for i, cand in enumerate(candidates):
-                if (before and cache.counts.get(before + cand)) or (after and cache.counts.get(cand + after)):
+            position = self._positions(candidates)
+            for ch in cache.neighbours(left[-1:], right[:1]):
+                i = position.get(ch)
+                if i is not None:
                     chosen.add(i)
         return sorted(chosen)
+
+    def _positions(self, candidates: Sequence[str]) -> dict[str, int]:
+        """Where each candidate sits in ``candidates`` (kept for the last few
+        candidate sets: the fill asks with the same few sets for every gap)."""
+        got = self._position_of.get(id(candidates))
+        if got is None or got[0] is not candidates:
+            if len(self._position_of) > 32:
+                self._position_of.clear()
+            got = self._position_of[id(candidates)] = (candidates, {c: i for i, c in enumerate(candidates)})
+        return got[1]
 
     def score_candidates(
         self, left: str, candidates: Sequence[str], right: str, *, cache: CacheModel | None = None, weight: float = 0.0
