@@ -54,16 +54,18 @@ class CacheModel:
         """Interpolated estimate, longest history first (Witten-Bell style weights)."""
         if not self.total:
             return 0.0
-        p = self.counts[ch] / self.total
+        # .get, not [ ]: a Counter's missing key costs a Python call.
+        counts, contexts = self.counts, self.contexts
+        p = counts.get(ch, 0) / self.total
         for n in range(1, ORDER):
             h = history[-n:] if len(history) >= n else None
             if h is None:
                 break
-            c_h = self.contexts[h]
+            c_h = contexts.get(h, 0)
             if not c_h:
                 break
             lam = c_h / (c_h + 1.0)
-            p = lam * self.counts[h + ch] / c_h + (1 - lam) * p
+            p = lam * counts.get(h + ch, 0) / c_h + (1 - lam) * p
         return p
 
     def mix(self, model_logp: float, history: str, ch: str, weight: float) -> float:
