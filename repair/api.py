@@ -125,6 +125,13 @@ class Repairer:
 
     def _run(self, doc: Document) -> Result:
         edits = [decide(family, span, doc) for family, span in detect(doc)]
+        if self._witnesses is not None and (self.settings.families is None or "placeholder" in self.settings.families):
+            # A lone 囗 is the character itself unless other copies read it otherwise.
+            from repair.families.placeholders import Placeholders
+            from repair.fill.lone_boxes import witnessed_boxes
+
+            boxes = witnessed_boxes(doc.text, edits, self._witnesses)
+            edits = sorted([*edits, *(decide(Placeholders(), span, doc) for span in boxes)], key=lambda e: e.start)
         if self.lm is not None:
             from repair.fill.ranker import fill
 
