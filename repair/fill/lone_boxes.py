@@ -13,15 +13,33 @@ has 囗 itself, nothing happens.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 
 from repair.fill.ranker import left_context, masked_text, right_context
-from repair.fill.witness import WitnessIndex, fold
+from repair.fill.witness import WitnessIndex, context_key, fold
 from repair.lm.tokens import to_traditional
 from repair.types import Edit, Span
 
 BOX = "囗"
 BOX_RE = re.compile(BOX)
+
+
+def lone_boxes(text: str, edits: Sequence[Edit]) -> list[tuple[int, str]]:
+    """(offset, witness key) of every 囗 of ``text`` that no edit covers and
+    that has enough context on both sides to be witnessed."""
+    taken = [(e.start, e.end) for e in edits]
+    masked = masked_text(text, edits)
+    found = []
+    for m in BOX_RE.finditer(text):
+        if any(a <= m.start() < b for a, b in taken):
+            continue
+        left = to_traditional(left_context(masked, m.start()))
+        right = to_traditional(right_context(masked, m.end()))
+        key = context_key(left, right)
+        if key is not None:
+            found.append((m.start(), key))
+    return found
 
 
 def witnessed_boxes(text: str, edits: Sequence[Edit], witnesses: WitnessIndex) -> list[Span]:
@@ -34,16 +52,13 @@ def witnessed_boxes(text: str, edits: Sequence[Edit], witnesses: WitnessIndex) -
     >>> witnessed_boxes("人不知而囗慍，不亦君子乎。", [], WitnessIndex(["人不知而囗慍不亦君子乎"]))
     []
     """
-    taken = [(e.start, e.end) for e in edits]
-    masked = masked_text(text, edits)
+    boxes = lone_boxes(text, edits)
+    # A batch's index holds this document too: its own text is no other copy.
+    own = WitnessIndex([text], only={key for _, key in boxes}) if witnesses.includes_documents else None
     spans = []
-    for m in BOX_RE.finditer(text):
-        if any(a <= m.start() < b for a, b in taken):
-            continue
-        left = to_traditional(left_context(masked, m.start()))
-        right = to_traditional(right_context(masked, m.end()))
-        found = witnesses.lookup(left, right)
+    for start, key in boxes:
+        found = witnesses.fills.get(key, Counter()) - (own.fills.get(key, Counter()) if own else Counter())
         readings = {fold(c) for c in found}
         if len(readings) == 1 and fold(BOX) not in readings:
-            spans.append(Span(m.start(), m.end(), "placeholder", BOX, {"chars": 1, "witnessed": True}))
+            spans.append(Span(start, start + 1, "placeholder", BOX, {"chars": 1, "witnessed": True}))
     return spans

@@ -34,3 +34,20 @@ def test_a_lone_box_is_left_alone_when_the_placeholder_family_is_off():
     text = "有朋自遠方來，不亦樂乎。\n囗不知而不慍，不亦君子乎。"
     result = repair.Repairer(references=(REFERENCE,), families=("junk",)).repair_text(text)
     assert result.text == text
+
+
+@needs_model
+def test_a_batch_reads_its_own_lone_boxes():
+    texts = ["有朋自遠方來，不亦樂乎。人不知而不慍，不亦君子乎。", "有朋自遠方來，不亦樂乎。\n囗不知而不慍，不亦君子乎。"]
+    repairer = repair.Repairer()
+    repairer.with_batch_witnesses(lambda: iter(texts))
+    assert repairer.repair_text(texts[1]).text == texts[0].replace("。人", "。\n人")
+
+
+@needs_model
+def test_a_documents_own_parallel_phrase_is_no_other_copy():
+    # The document itself reads 不知而 elsewhere; in a batch that is not another copy's witness.
+    text = "有朋自遠方來，不亦樂乎。\n囗不知而不慍，不亦君子乎。有朋自遠方來，不亦樂乎。人不知而不慍。"
+    repairer = repair.Repairer()
+    repairer.with_batch_witnesses(lambda: iter([text]))
+    assert repairer.repair_text(text).text == text
