@@ -59,6 +59,7 @@ class Repairer:
         # The references alone, indexed completely: they also witness lost
         # characters at any boundary (the batch index holds only gap contexts).
         self._reference_index = None
+        self._folded_references: tuple[str, ...] | None = None
         if self.references:
             from repair.fill.witness import WitnessIndex
 
@@ -174,9 +175,19 @@ class Repairer:
                 min_confidence=self.min_confidence,
                 simplified=(doc.script if doc.script != "neutral" else script_of(doc.text)) == "simplified",
                 same_edition=self.same_edition,
+                raw=self._references_as_written(),
             )
         text, placed = apply_edits(doc.text, edits)
         return Result(text, placed, doc.text)
+
+    def _references_as_written(self) -> tuple[str, ...]:
+        """The references with their punctuation, folded as witness keys are
+        (built on first use: only a lost character beside punctuation needs them)."""
+        if self._folded_references is None:
+            from repair.fill.witness import fold
+
+            self._folded_references = tuple(fold(t) for t in self.references)
+        return self._folded_references
 
     def __getstate__(self) -> dict:
         model = str(self.lm.path) if self.lm is not None else None

@@ -10,9 +10,10 @@ also knows (a phrase quoted once with and once without a particle).
 
 Every boundary of the document between two adjacent Han characters is looked
 up: ``MIN_SIDE`` characters on each side, in traditional form, one dictionary
-access each, so the search costs little even on long files.  A boundary next
-to punctuation is skipped (the lost character could sit on either side of it),
-and so is one whose context touches another repair.
+access each, so the search costs little even on long files.  A boundary that
+punctuation separates is taken only when the references as written say on
+which side of it the lost character sits; one whose context touches another
+repair is skipped.
 
 What a witness is worth here depends on the reference, which the tool cannot
 know.  Given its own clean text as the reference (benchmarks/run_benchmark.py
@@ -32,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from repair.fill.witness import WitnessIndex, context_key
+from repair.fill.witness import WitnessIndex, context_key, fold
 from repair.lm.tokens import CUT_RE, NON_HAN_RE, to_simplified, to_traditional
 from repair.types import Candidate, Edit
 
@@ -44,9 +45,11 @@ WITNESSED_CONFIDENCE = 0.415
 SAME_EDITION_CONFIDENCE = 0.962
 
 
-def boundaries(text: str, edits: Sequence[Edit], side: int) -> list[tuple[int, str, str]]:
+def boundaries(text: str, edits: Sequence[Edit], side: int, *, across: bool = False) -> list[tuple[int, str, str]]:
     """(offset, left, right) for every boundary between two adjacent Han characters
-    with ``side`` clean Han characters on each side (traditional form)."""
+    with ``side`` clean Han characters on each side (traditional form).  With
+    ``across``, the boundaries that punctuation separates instead: (offset of
+    the separator, left, right)."""
     blocked = bytearray(len(text) + 1)
     for e in edits:
         for i in range(max(0, e.start - side), min(len(text), e.end + side) + 1):
@@ -61,7 +64,7 @@ def boundaries(text: str, edits: Sequence[Edit], side: int) -> list[tuple[int, s
         han = to_traditional("".join(text[i] for i in positions))
         for j in range(side - 1, len(positions) - side):
             at = positions[j] + 1
-            if positions[j + 1] != at or blocked[at]:
+            if (positions[j + 1] != at) != across or blocked[at] or blocked[positions[j + 1]]:
                 continue
             out.append((at, han[j - side + 1 : j + 1], han[j + 1 : j + 1 + side]))
     return out
@@ -86,6 +89,31 @@ def _placement_unsure(text: str, at: int, char: str) -> bool:
     return any(0 <= i < len(text) and NON_HAN_RE.match(text[i]) for i in (a - 1, b))
 
 
+def _side_in(text: str, sep_at: int, char: str, raw: Sequence[str]) -> int | None:
+    """Where ``char`` goes at the punctuation starting at ``sep_at``: before it or
+    after it, as the references read that stretch with their punctuation; None
+    unless exactly one of the two is found.
+
+    >>> ref = [fold("人不知而不慍，不亦君子乎。")]
+    >>> _side_in("人不知而不慍，亦君子乎。", 6, "不", ref), _side_in("人不知而慍，不亦君子乎。", 5, "不", ref)
+    (7, None)
+    """
+    end = sep_at
+    while end < len(text) and NON_HAN_RE.match(text[end]) and not CUT_RE.match(text[end]):
+        end += 1
+    before, sep, after = text[max(0, sep_at - WINDOW) : sep_at], text[sep_at:end], text[end : end + WINDOW]
+    places = [
+        at
+        for at, reading in ((sep_at, before + char + sep + after), (end, before + sep + char + after))
+        if any(fold(reading) in r for r in raw)
+    ]
+    return places[0] if len(places) == 1 else None
+
+
+# Raw characters on each side of the punctuation compared with the references.
+WINDOW = 4
+
+
 def witnessed(
     text: str,
     edits: Sequence[Edit],
@@ -94,13 +122,19 @@ def witnessed(
     min_confidence: float,
     simplified: bool,
     same_edition: bool = False,
+    raw: Sequence[str] = (),
 ) -> list[Edit]:
-    """The edits plus an insertion wherever the references show a lost character."""
+    """The edits plus an insertion wherever the references show a lost character.
+
+    ``raw``: the references as written, folded (``fold``), to place a lost
+    character beside punctuation."""
     confidence = SAME_EDITION_CONFIDENCE if same_edition else WITNESSED_CONFIDENCE
     if references is None or references.joined is None:
         return list(edits)
     found: list[Edit] = []
-    for at, left, right in boundaries(text, edits, references.side):
+    plain = boundaries(text, edits, references.side)
+    across = boundaries(text, edits, references.side, across=True) if raw else []
+    for at, left, right in [*plain, *across]:
         key = context_key(left, right, references.side)
         fills = references.fills.get(key)
         if not fills or key in references.joined:
@@ -110,7 +144,13 @@ def witnessed(
             continue
         char, count = forms.pop(), sum(fills.values())
         read = fills.most_common(1)[0][0]
-        if _placement_unsure(text, at, char):
+        if (at, left, right) in across:
+            # Punctuation between: the lost character sits on one side of it,
+            # and only a reference punctuated the same way says which.
+            at = _side_in(text, at, char, raw)
+            if at is None:
+                continue
+        elif _placement_unsure(text, at, char):
             continue
         applied = confidence >= min_confidence
         found.append(

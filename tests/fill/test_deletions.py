@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import pickle
 
+import pytest
 from fill_support import BASE, needs_model, run_repair
 
 import repair
@@ -89,3 +90,25 @@ def test_only_a_complete_index_can_witness_a_deletion():
 def test_a_pickled_repairer_keeps_the_reference_index():
     clone = pickle.loads(pickle.dumps(repair.Repairer(references=(BASE,), model=None)))
     assert deletions(clone.repair_text(DROPPED))
+
+
+@needs_model
+@pytest.mark.parametrize(
+    ("damaged", "restored"),
+    [
+        ("人不知而不慍，亦君子乎。學而時習之", "人不知而不慍，不亦君子乎。學而時習之"),  # after the comma
+        ("人不知而不，不亦君子乎。學而時習之", "人不知而不慍，不亦君子乎。學而時習之"),  # before it
+    ],
+)
+def test_a_character_lost_beside_punctuation_goes_where_the_reference_puts_it(damaged, restored):
+    reference = "人不知而不慍，不亦君子乎。學而時習之，不亦說乎。"
+    result = repair.Repairer(references=(reference,), same_edition=True).repair_text(damaged)
+    assert result.text == restored
+
+
+@needs_model
+def test_an_unpunctuated_reference_cannot_place_a_character_beside_punctuation():
+    reference = "人不知而不慍不亦君子乎學而時習之不亦說乎"
+    damaged = "人不知而不慍，亦君子乎。學而時習之"
+    result = repair.Repairer(references=(reference,), same_edition=True).repair_text(damaged)
+    assert result.text == damaged and not result.edits

@@ -38,7 +38,10 @@ def test_a_lone_box_is_left_alone_when_the_placeholder_family_is_off():
 
 @needs_model
 def test_a_batch_reads_its_own_lone_boxes():
-    texts = ["有朋自遠方來，不亦樂乎。人不知而不慍，不亦君子乎。", "有朋自遠方來，不亦樂乎。\n囗不知而不慍，不亦君子乎。"]
+    texts = [
+        "有朋自遠方來，不亦樂乎。人不知而不慍，不亦君子乎。",
+        "有朋自遠方來，不亦樂乎。\n囗不知而不慍，不亦君子乎。",
+    ]
     repairer = repair.Repairer()
     repairer.with_batch_witnesses(lambda: iter(texts))
     assert repairer.repair_text(texts[1]).text == texts[0].replace("。人", "。\n人")
