@@ -232,12 +232,12 @@ def result_gap_keys(result: Result) -> set[str]:
     """The witness keys of the gaps a repair left, read in its output text."""
     from dataclasses import replace
 
-    from repair.fill.lone_boxes import lone_boxes
+    from repair.fill.lone_boxes import box_keys
     from repair.fill.ranker import gap_keys
 
     edits = [replace(e, start=e.out_start, end=e.out_end) for e in result.edits]
     # A lone 囗 is asked about too: other files may read it as another character.
-    return gap_keys(result.text, edits) | {key for _, key in lone_boxes(result.text, edits)}
+    return gap_keys(result.text, edits) | box_keys(result.text, edits)
 
 
 def _load_model(model: object):

@@ -50,11 +50,17 @@ def boundaries(text: str, edits: Sequence[Edit], side: int, *, across: bool = Fa
     with ``side`` clean Han characters on each side (traditional form).  With
     ``across``, the boundaries that punctuation separates instead: (offset of
     the separator, left, right)."""
+    return [(at, left, right) for at, left, right, punct in _boundaries(text, edits, side) if punct == across]
+
+
+def _boundaries(text: str, edits: Sequence[Edit], side: int) -> list[tuple[int, str, str, bool]]:
+    """Both kinds of boundary in one pass (the text is converted to
+    traditional form once): (offset, left, right, whether punctuation separates)."""
     blocked = bytearray(len(text) + 1)
     for e in edits:
         for i in range(max(0, e.start - side), min(len(text), e.end + side) + 1):
             blocked[i] = 1
-    out: list[tuple[int, str, str]] = []
+    out: list[tuple[int, str, str, bool]] = []
     pos = 0
     for piece in CUT_RE.split(text):
         positions = [pos + i for i, ch in enumerate(piece) if not NON_HAN_RE.match(ch)]
@@ -64,9 +70,9 @@ def boundaries(text: str, edits: Sequence[Edit], side: int, *, across: bool = Fa
         han = to_traditional("".join(text[i] for i in positions))
         for j in range(side - 1, len(positions) - side):
             at = positions[j] + 1
-            if (positions[j + 1] != at) != across or blocked[at] or blocked[positions[j + 1]]:
+            if blocked[at] or blocked[positions[j + 1]]:
                 continue
-            out.append((at, han[j - side + 1 : j + 1], han[j + 1 : j + 1 + side]))
+            out.append((at, han[j - side + 1 : j + 1], han[j + 1 : j + 1 + side], positions[j + 1] != at))
     return out
 
 
@@ -132,9 +138,9 @@ def witnessed(
     if references is None or references.joined is None:
         return list(edits)
     found: list[Edit] = []
-    plain = boundaries(text, edits, references.side)
-    across = boundaries(text, edits, references.side, across=True) if raw else []
-    for at, left, right in [*plain, *across]:
+    for at, left, right, punct in _boundaries(text, edits, references.side):
+        if punct and not raw:
+            continue
         key = context_key(left, right, references.side)
         fills = references.fills.get(key)
         if not fills or key in references.joined:
@@ -144,7 +150,7 @@ def witnessed(
             continue
         char, count = forms.pop(), sum(fills.values())
         read = fills.most_common(1)[0][0]
-        if (at, left, right) in across:
+        if punct:
             # Punctuation between: the lost character sits on one side of it,
             # and only a reference punctuated the same way says which.
             at = _side_in(text, at, char, raw)

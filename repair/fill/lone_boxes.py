@@ -13,11 +13,10 @@ has 囗 itself, nothing happens.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Sequence
 
 from repair.fill.ranker import left_context, masked_text, right_context
-from repair.fill.witness import WitnessIndex, context_key, fold
+from repair.fill.witness import WitnessIndex, context_key, fold, other_copies
 from repair.lm.tokens import to_traditional
 from repair.types import Edit, Span
 
@@ -25,9 +24,9 @@ BOX = "囗"
 BOX_RE = re.compile(BOX)
 
 
-def lone_boxes(text: str, edits: Sequence[Edit]) -> list[tuple[int, str]]:
-    """(offset, witness key) of every 囗 of ``text`` that no edit covers and
-    that has enough context on both sides to be witnessed."""
+def lone_boxes(text: str, edits: Sequence[Edit]) -> list[tuple[int, str, str]]:
+    """(offset, left context, right context) of every 囗 of ``text`` that no
+    edit covers and that has enough context on both sides to be witnessed."""
     taken = [(e.start, e.end) for e in edits]
     masked = masked_text(text, edits)
     found = []
@@ -36,10 +35,14 @@ def lone_boxes(text: str, edits: Sequence[Edit]) -> list[tuple[int, str]]:
             continue
         left = to_traditional(left_context(masked, m.start()))
         right = to_traditional(right_context(masked, m.end()))
-        key = context_key(left, right)
-        if key is not None:
-            found.append((m.start(), key))
+        if context_key(left, right) is not None:
+            found.append((m.start(), left, right))
     return found
+
+
+def box_keys(text: str, edits: Sequence[Edit]) -> set[str]:
+    """The witness keys of the lone 囗 of ``text`` (what a batch index must hold)."""
+    return {key for _, left, right in lone_boxes(text, edits) if (key := context_key(left, right)) is not None}
 
 
 def witnessed_boxes(text: str, edits: Sequence[Edit], witnesses: WitnessIndex) -> list[Span]:
@@ -54,11 +57,11 @@ def witnessed_boxes(text: str, edits: Sequence[Edit], witnesses: WitnessIndex) -
     """
     boxes = lone_boxes(text, edits)
     # A batch's index holds this document too: its own text is no other copy.
-    own = WitnessIndex([text], only={key for _, key in boxes}) if witnesses.includes_documents else None
+    keys = {context_key(left, right) for _, left, right in boxes}
+    own = WitnessIndex([text], only=keys) if witnesses.includes_documents else WitnessIndex()
     spans = []
-    for start, key in boxes:
-        found = witnesses.fills.get(key, Counter()) - (own.fills.get(key, Counter()) if own else Counter())
-        readings = {fold(c) for c in found}
+    for start, left, right in boxes:
+        readings = {fold(c) for c in other_copies(witnesses, own, left, right)}
         if len(readings) == 1 and fold(BOX) not in readings:
             spans.append(Span(start, start + 1, "placeholder", BOX, {"chars": 1, "witnessed": True}))
     return spans

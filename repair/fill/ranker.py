@@ -23,7 +23,7 @@ import numpy as np
 from repair.codecs import encodable
 from repair.fill.channel import FILLABLE, candidate_set, narrow_code_page, split_candidates
 from repair.fill.glyphs import GLYPH_KINDS, GlyphTable
-from repair.fill.witness import MAX_RUN, WitnessIndex, context_key, fold
+from repair.fill.witness import MAX_RUN, WitnessIndex, context_key, fold, other_copies
 from repair.lm.cache import CacheModel
 from repair.lm.model import CharLM
 from repair.lm.tokens import CUT_RE, NON_HAN_RE, to_simplified, to_traditional
@@ -238,7 +238,7 @@ def fill(
         # in a later conversion becomes ``?`` too), so they are not narrowed.
         page = None
     joint = (
-        _joint_witnesses(text, edits, slots, context_of, lm, page, simplified, witnesses)
+        _joint_witnesses(masked, edits, slots, context_of, lm, page, simplified, witnesses)
         if witnesses is not None
         else {}
     )
@@ -255,7 +255,6 @@ def fill(
         simp = simplified and not exact
         run = edits[members[0]].before
         cands, form_of = _channel_candidates(lm, kind, run, page, simplified)
-        allowed, written = cands, tuple(form_of.values())
         if not cands:
             continue
         widths = run_widths(kind, len(run))
@@ -268,7 +267,7 @@ def fill(
             if 1 in widths:
                 seen_own.update(own.lookup(left, right))
             for w in widths:
-                seen_at[w].update(_other_copies(witnesses, own, left, right, w))
+                seen_at[w].update(other_copies(witnesses, own, left, right, w))
         channel = channel_of(kind, page)
         shown: list[Candidate] = []
         raw_p, calibration = 0.0, None
@@ -281,7 +280,7 @@ def fill(
         best_p = calibrated(raw_p if widths == (1,) else 0.0, channel)
         for w in widths:
             if w > 1:
-                shown += _readings(lm, contexts[0], allowed, w, simp, cache)
+                shown += _readings(lm, contexts[0], cands, w, simp, cache)
         if not shown:
             continue
         # Other copies decide when they agree with each other (and, for one
@@ -299,13 +298,13 @@ def fill(
         if witness is None and witnesses is not None and kind in ("private_use", "foreign_symbol"):
             # A code that recurs close by cuts its own contexts (薛ス薛ス): try
             # each candidate in every occurrence at once.
-            witness = _recurring_witness(text, edits, [edits[i] for i in members], allowed, witnesses, simp)
+            witness = _recurring_witness(text, edits, [edits[i] for i in members], cands, witnesses, simp)
         if witness is None and len(members) == 1 and members[0] in joint:
             witness = joint[members[0]]
         if witness is not None and exact:
             # Another copy may write the character in another script or form;
             # it decides only through the one candidate the bytes allow.
-            witness = _in_channel(witness, written)
+            witness = _in_channel(witness, tuple(form_of.values()))
         own_witness = _unanimous(seen_own, simp) if not any(seen_at.values()) else None
         if own_witness is not None and all(c.text != own_witness[0] for c in shown):
             # Listed for the reader, never deciding (see OWN_WITNESS).
@@ -372,7 +371,7 @@ def _channel_candidates(
 
 
 def _joint_witnesses(
-    text: str,
+    masked: str,
     edits: Sequence[Edit],
     slots: Sequence[int],
     context_of: dict[int, tuple[str, str]],
@@ -406,9 +405,9 @@ def _joint_witnesses(
         if j is None:
             continue
         n = edits[j]
-        others = [x for k, x in enumerate(edits) if k not in (i, j)]
-        read = masked_text(text, others)
-        read = read[: n.start] + SENTINEL + read[n.end :]
+        # Every gap stays masked but the neighbour, which becomes the wildcard
+        # (the gap's own span lies outside its two contexts).
+        read = masked[: n.start] + SENTINEL + masked[n.end :]
         shift = (n.end - n.start - 1) if n.start < e.start else 0
         key = context_key(
             to_traditional(left_context(read, e.start - shift)),
@@ -417,30 +416,14 @@ def _joint_witnesses(
         )
         if key is None or key.count(SENTINEL) != 1:
             continue
-        answers: dict[str, Counter[str]] = {}
         neighbour, _ = _channel_candidates(lm, n.kind, n.before, page, simplified)
-        for c in neighbour:
-            fills = witnesses.fills.get(key.replace(SENTINEL, fold(c)))
-            if fills:
-                answers[c] = fills
+        answers = _wildcard_fills([key], neighbour, witnesses)
         if len(answers) == 1:
             (fills,) = answers.values()
             agreed = _unanimous(fills, simplified or e.kind in EXACT_FORM_KINDS)
             if agreed is not None:
                 found[i] = agreed
     return found
-
-
-def _other_copies(
-    witnesses: WitnessIndex | None, own: WitnessIndex, left: str, right: str, width: int = 1
-) -> Counter[str]:
-    """What other copies put between ``left`` and ``right``.  When the batch's
-    index holds the documents themselves, the document's own text is taken out
-    again: it is not another copy."""
-    if witnesses is None:
-        return Counter()
-    found = witnesses.lookup(left, right, width)
-    return found - own.lookup(left, right, width) if witnesses.includes_documents else found
 
 
 def _page_refuted(
@@ -455,7 +438,7 @@ def _page_refuted(
     """Whether other copies fill any ``?`` of the document with a character ``page`` holds."""
     for i in slots:
         if edits[i].kind == "question_mark" and len(edits[i].before) == 1:
-            agreed = _unanimous(_other_copies(witnesses, own, *context_of[i]), simplified)
+            agreed = _unanimous(other_copies(witnesses, own, *context_of[i]), simplified)
             if agreed is not None and encodable(agreed[0], page):
                 return True
     return False
@@ -512,18 +495,28 @@ def _recurring_witness(
     keys = [key for key in found_keys if key is not None]
     if not any(SENTINEL in key for key in keys):
         return None
-    found: dict[str, int] = {}
-    for c in cands:
-        fills: Counter[str] = Counter()
-        folded = fold(c)
-        for key in keys:
-            fills.update(witnesses.fills.get(key.replace(SENTINEL, folded), Counter()))
-        if fills and set(fills) == {c}:
-            found[c] = sum(fills.values())
+    found = {
+        c: sum(fills.values()) for c, fills in _wildcard_fills(keys, cands, witnesses).items() if set(fills) == {c}
+    }
     if len(found) != 1:
         return None
     ((char, count),) = found.items()
     return (to_simplified(char) if simplified else char), count
+
+
+def _wildcard_fills(keys: Sequence[str], cands: Sequence[str], witnesses: WitnessIndex) -> dict[str, Counter[str]]:
+    """For each candidate written at the wildcard (SENTINEL) of ``keys``, what
+    other copies put in the gaps those keys are the contexts of; only the
+    candidates with any answer."""
+    answers: dict[str, Counter[str]] = {}
+    for c in cands:
+        folded = fold(c)
+        fills: Counter[str] = Counter()
+        for key in keys:
+            fills.update(witnesses.fills.get(key.replace(SENTINEL, folded), ()))
+        if fills:
+            answers[c] = fills
+    return answers
 
 
 def _ranked_singles(

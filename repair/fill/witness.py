@@ -110,3 +110,15 @@ class WitnessIndex:
         key = context_key(left, right, self.side)
         table = self.runs.get(width, {})
         return table.get(key, Counter()) if key is not None else Counter()
+
+
+def other_copies(
+    witnesses: WitnessIndex | None, own: WitnessIndex, left: str, right: str, width: int = 1
+) -> Counter[str]:
+    """What other copies put between ``left`` and ``right``.  When the batch's
+    index holds the documents themselves, the document's own text (``own``) is
+    taken out again: it is not another copy."""
+    if witnesses is None:
+        return Counter()
+    found = witnesses.lookup(left, right, width)
+    return found - own.lookup(left, right, width) if witnesses.includes_documents else found
