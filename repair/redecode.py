@@ -32,6 +32,7 @@ MIN_SUSPICIOUS_CHARS = 2
 MIN_ACCEPT_SUSPICIOUS = 3
 MIN_TOTAL_GAIN = 6.0
 MAX_CANDIDATE_SUSPICIOUS_SHARE = 0.1
+DEBRIS_GAIN_PER_CHAR = 3.0
 
 
 @dataclass(frozen=True)
@@ -135,9 +136,12 @@ HOLE_LOGP = -4.0
 
 # Characters a re-reading of text never produces: controls, format and
 # combining marks, private use, vertical and small punctuation forms.
+# ︰ (U+FE30) is the exception among the vertical forms: traditional editions
+# print it as a colon (優旃曰︰「善。), 826 times in the corpus.
 FOREIGN_TO_TEXT_RE = re.compile(
-    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u0300-\u036f\u200b-\u200f\ue000-\uf8ff\ufe10-\ufe6f]"
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u0300-\u036f\u200b-\u200f\ue000-\uf8ff\ufe10-\ufe2f\ufe31-\ufe6f]"
 )
+LATIN_RE = re.compile("[\u00a0-\u02ff]")
 # A re-reading in the other script than the document's needs this much text.
 MIN_CROSS_SCRIPT_CHARS = 12
 
@@ -167,14 +171,25 @@ def acceptable(original: str, readable: str, *, holes: int = 0, doc_script: str 
         return False
     if any(c.isascii() and c.isalnum() for c in readable) and not any(c.isascii() and c.isalnum() for c in original):
         return False
-    if sum(char_logp(c) <= SUSPICIOUS for c in readable) > max(1, MAX_CANDIDATE_SUSPICIOUS_SHARE * len(readable)):
+    # Nor Latin-1 or other Latin symbols (¦ from a UTF-8 tail read in step
+    # with the clean character after the run), unless the original had some.
+    if LATIN_RE.search(readable) and not LATIN_RE.search(original):
+        return False
+    cand_lp = text_logp(readable)
+    total = cand_lp + holes * HOLE_LOGP
+    # Rare characters in the reading: at most a tenth, unless the original
+    # is debris to the extreme (Latin mojibake of UTF-8 costs about 6 log10
+    # per character more than its reading; clean text, even dense with rare
+    # characters, cannot lose 3 per character to any reading that passes the
+    # mean below).  A sentence of such mojibake may well name 裙, 牏 and 浣.
+    extreme = (total - text_logp(original)) / len(original) >= DEBRIS_GAIN_PER_CHAR
+    rare = sum(char_logp(c) <= SUSPICIOUS for c in readable)
+    if not extreme and rare > max(1, MAX_CANDIDATE_SUSPICIOUS_SHARE * len(readable)):
         return False
     if doc_script != "neutral" and len(original) < MIN_CROSS_SCRIPT_CHARS:
         other = "simplified" if doc_script == "traditional" else "traditional"
         if script_of(readable) == other:
             return False
-    cand_lp = text_logp(readable)
-    total = cand_lp + holes * HOLE_LOGP
     return (
         total - text_logp(original) >= MIN_TOTAL_GAIN
         and suspicious / len(original) >= MIN_SUSPICIOUS_SHARE

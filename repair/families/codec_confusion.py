@@ -19,6 +19,7 @@ from functools import partial
 
 import ftfy
 
+from repair.charclass import is_han
 from repair.codecs import CONFUSIONS, LOSSY_SIGNATURES, Confusion
 from repair.families.base import Document, Proposal
 from repair.plausibility import char_logp, mean_logp
@@ -29,6 +30,7 @@ MAX_DEPTH = 3
 FTFY_ROW = "UTF-8 read as cp1252/Latin-1"
 CONFUSIONS_BY_LABEL = {c.label: c for c in CONFUSIONS}
 MAX_TRIM = 6
+MIN_DEBRIS = 3
 LATIN_MOJIBAKE_RE = re.compile(
     "[\u0080-\u00ff\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc\u2013\u2014\u2018-\u201e\u2020-\u2022\u2026\u2030\u2039\u203a\u20ac\u2122]"
 )
@@ -220,6 +222,88 @@ def best_reading(
     return out, holes, labels
 
 
+# Growing a run over the debris beside it (``_grow``): a unit is one
+# character of the reading, made of at most this many characters of the
+# mojibake (a UTF-8 character read as cp1252 twice takes six).
+MAX_UNIT = 6
+# Log10 the new character must gain over the debris it replaces, by the
+# unigram table: a Latin debris character alone costs 6.5.
+GROW_MARGIN = 1.0
+
+
+def _chain(labels: list[str]) -> Callable[[str], str | None]:
+    """The lossless reader of a confusion (or a chain of them), without holes."""
+    steps = [dict(ATTEMPTS)[label] for label in labels]
+
+    def read(t: str) -> str | None:
+        for step in steps:
+            got = step(t)
+            if got is None or got[1]:
+                return None
+            t = got[0]
+        return t
+
+    return read
+
+
+def _debris_unit(piece: str, new: str) -> bool:
+    """Whether ``piece`` of the mojibake, reading as ``new``, is debris worth taking in.
+
+    The new character must be Han and far more probable than what it
+    replaces.  Where the piece is Han itself (two-byte mojibake) it must be an
+    improbable character and the new one not: a genuine rare character beside
+    the run stays as it is.
+    """
+    if not is_han(new) or any(c.isspace() for c in piece):
+        return False
+    old = sum(char_logp(c) for c in piece)
+    if char_logp(new) < old + GROW_MARGIN:
+        return False
+    if any(is_han(c) for c in piece):
+        return all(char_logp(c) <= SUSPICIOUS for c in piece) and char_logp(new) > SUSPICIOUS
+    return True
+
+
+def _grow(text: str, start: int, end: int, out: str, labels: list[str], lo: int, hi: int) -> tuple[int, int, str]:
+    """Take in the debris on either side of a lossless re-reading, one character at a time.
+
+    The trims of the codec search judge a run by its plausibility as a whole,
+    so a rare character at a run's end (杕 read as ``æ\x9d•``) is left out
+    when the reading without it scores better, and stays on the page as
+    Latin debris.  Here each end is moved out while the same reader reads
+    the longer stretch as the same text plus one character and that
+    character is worth more than the debris it replaces (``_debris_unit``).
+
+    >>> _grow("æ\\x9d•æ\\x9dœ", 3, 6, "杜", ["UTF-8 read as cp1252/Latin-1 (ftfy)"], 0, 6)
+    (0, 6, '杕杜')
+    """
+    # ASCII letters left in a reading of a two-byte codec mean it is out of
+    # step (a Big5 trail byte read alone): growing it would spread the error.
+    if "\ufffd" in out or any(c.isascii() and c.isalnum() for c in out):
+        return start, end, out
+    read = _chain(labels)
+    grown = True
+    while grown:
+        grown = False
+        for k in range(1, MAX_UNIT + 1):
+            if end + k > hi:
+                break
+            got = read(text[start : end + k])
+            if got is not None and got.startswith(out) and len(got) == len(out) + 1 and is_han(got[-1]):
+                if _debris_unit(text[end : end + k], got[-1]):
+                    end, out, grown = end + k, got, True
+                break
+        for k in range(1, MAX_UNIT + 1):
+            if start - k < lo:
+                break
+            got = read(text[start - k : end])
+            if got is not None and got.endswith(out) and len(got) == len(out) + 1 and is_han(got[0]):
+                if _debris_unit(text[start - k : start], got[0]):
+                    start, out, grown = start - k, got, True
+                break
+    return start, end, out
+
+
 def _minus(start: int, end: int, blocked: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """The parts of [start, end) outside the blocked intervals."""
     pieces, pos = [], start
@@ -271,6 +355,8 @@ class CodecConfusion:
                     continue
                 s0, e0, out, holes, labels = found
                 s0, e0, out = _trim_unchanged(text, s0, e0, out)
+                if not holes:
+                    s0, e0, out = _grow(text, s0, e0, out, labels, piece_start, piece_end)
                 if (
                     e0 <= s0
                     or any(a < e0 and s0 < b for a, b in lossy)
@@ -289,12 +375,24 @@ class CodecConfusion:
         ends = [run_end, *range(max(end - MAX_TRIM, start + 1), min(run_end, end + MAX_TRIM))]
         # Inside a long core, also where improbable stretches begin and end.
         odd = [char_logp(c) <= SUSPICIOUS for c in text[start:end]]
+        # A wrong decoder's replacement can put the rest of a core out of
+        # step, so the core is also looked at from where each improbable
+        # stretch inside it begins, if what follows is debris no text has
+        # (kana, Greek, box drawing, private use beside Han): at least three
+        # such characters and a third of the rest.  Improbable Han alone
+        # (獶獼猴, names of monkeys) is no sign of mojibake, and a byte-shifted
+        # run, Han with a kana here and there, reads as rare text by any
+        # codec in short pieces (ざ滔嘈胃呦 as 泣肥顾璆绥).
+        cores = {start}
         for i in range(1, len(odd)):
             if odd[i] and not odd[i - 1]:
                 starts += range(max(start + 1, start + i - 3), start + i + 1)
+                debris = sum(o and not is_han(c) for o, c in zip(odd[i:], text[start + i : end], strict=True))
+                if debris >= MIN_DEBRIS and 3 * debris >= len(odd) - i:
+                    cores.add(start + i)
             if odd[i - 1] and not odd[i]:
                 ends += range(start + i, min(end, start + i + 3) + 1)
-        only = promising(text[start:end])
+        only = tuple(sorted({i for c in sorted(cores) for i in promising(text[c:end])}))
         if not only:
             return None
         best = None

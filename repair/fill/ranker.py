@@ -75,11 +75,12 @@ RELIABILITY: dict[str, tuple[tuple[float, int, int], ...]] = {
 }
 CACHE_WEIGHT = 0.1
 # Observed accuracy of a unanimous exact-context witness (4 characters each
-# side) in calibration (benchmarks/calibrate_fill.py --references: each
-# synthetic document given its clean text as a witness): 377 right of 379,
-# shrunk as the reliability table is, (377+1)/(379+2).  A real witness may
-# differ in variant forms more than that copy does.
-WITNESS_CONFIDENCE = 0.992
+# side) in calibration (benchmarks/calibrate_fill.py --references --runs
+# 1:500,2:500: each synthetic document given its clean text as a witness):
+# 2,937 right of 2,938, shrunk as the reliability table is, (2937+1)/(2938+2).
+# (The previous generator's run: 377 of 379.)  A real witness may differ in
+# variant forms more than that copy does.
+WITNESS_CONFIDENCE = 0.999
 # OWN_WITNESS: a unanimous witness from the document's own clean text alone was
 # right in 5 of 11 cases in calibration (benchmarks/calibrate_fill.py, seed 1,
 # 1,000 documents), and in none of the 6 where the model was unsure: parallel
@@ -387,9 +388,12 @@ def _joint_witnesses(
     neighbour as a wildcard: every character the neighbour's channel allows is
     tried in its place, and the gap is decided only if exactly one of them
     makes the context witnessed and the copies agree on what fills the gap.
-    Only one-character gaps are paired, and only with one neighbour.
+    Only one-character gaps are paired, and only with one neighbour.  A text
+    that holds the wildcard's code point itself is not searched so.
     """
     found: dict[int, tuple[str, int]] = {}
+    if SENTINEL in masked:
+        return found
     single = [i for i in slots if run_widths(edits[i].kind, len(edits[i].before)) == (1,)]
     for i in single:
         left, right = context_of[i]

@@ -81,6 +81,15 @@ CASES = [
     pytest.param("", SIMP_2, utf8_as_latin1, "", id="utf8-as-latin1"),
     pytest.param("", SIMP_2, utf8_as_cp1252_twice, "", id="utf8-as-cp1252-twice"),
     pytest.param("", "知者不言言者不知", utf8_as_cp1252_twice, "", id="utf8-as-cp1252-twice-2"),
+    # A rare character at an end of the run is taken in with the debris it
+    # became, not left as Latin letters beside the reading.
+    pytest.param("", "杕杜章胡不佽焉", utf8_as_cp1252, "", id="utf8-as-cp1252-rare-first-character"),
+    pytest.param("", "取亲中裙厕牏，身自浣涤", utf8_as_cp1252_twice, "", id="utf8-as-cp1252-twice-rare-characters"),
+    # ︰ is a colon in traditional editions, not vertical-form debris.
+    pytest.param("", "優旃曰︰「善。主上雖無言，臣固將請之。」", utf8_as_cp1252, "", id="vertical-colon"),
+    # Rare Han before the mojibake: the reading of the whole core is out of
+    # step, so it is also read from where the kana and private-use debris start.
+    pytest.param("相踶馬而拙於任腫膝夫事有所", "必歸而以有所腫膝而", big5_as_gbk, "", id="big5-as-gbk-after-rare-han"),
     # Known problems.
     pytest.param(
         "按：",

@@ -104,3 +104,13 @@ def test_a_neighbour_that_many_readings_fit_decides_nothing():
     damaged = "有朋自遠方來不亦樂乎人不知而□慍□亦君子乎子曰其為人也孝弟"
     result = repair.Repairer(references=(LONG, other)).repair_text(damaged)
     assert not any(e.applied and e.candidates[0].source.startswith("witness") for e in result.edits)
+
+
+@needs_model
+def test_a_text_holding_the_wildcard_code_point_is_not_searched_with_wildcards():
+    # The joint search writes U+9FFF for the neighbour; a text that has that
+    # code point of its own could make a wrong context match, so it is skipped.
+    damaged = "有朋自遠方來不亦樂乎人不知而□慍□亦君子乎子曰其為人也孝弟\u9fff"
+    result = repair.Repairer(references=(LONG,)).repair_text(damaged)
+    assert not any(e.applied and e.candidates[0].source.startswith("witness") for e in result.edits)
+    assert result.text.endswith("\u9fff")
