@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from repair.fill.witness import WitnessIndex, context_key, fold
-from repair.lm.tokens import CUT_RE, NON_HAN_RE, to_simplified, to_traditional
+from repair.lm.tokens import MARK_RE, NON_HAN_RE, to_simplified, to_traditional
 from repair.types import Candidate, Edit
 
 # The share of right insertions over both measurements above, shrunk:
@@ -43,6 +43,12 @@ WITNESSED_CONFIDENCE = 0.415
 # When the user says the references are copies of the same edition
 # (``--same-edition``), the first measurement alone applies: (124 + 1) / (128 + 2).
 SAME_EDITION_CONFIDENCE = 0.962
+
+
+# What ends a context here: the marks of lost characters, but not a question
+# mark: one that stands for a lost character is an edit, whose surroundings
+# are skipped anyway, so a ？ left in the text is punctuation.
+BOUNDARY_CUT_RE = MARK_RE
 
 
 def boundaries(text: str, edits: Sequence[Edit], side: int, *, across: bool = False) -> list[tuple[int, str, str]]:
@@ -62,7 +68,7 @@ def _boundaries(text: str, edits: Sequence[Edit], side: int) -> list[tuple[int, 
             blocked[i] = 1
     out: list[tuple[int, str, str, bool]] = []
     pos = 0
-    for piece in CUT_RE.split(text):
+    for piece in BOUNDARY_CUT_RE.split(text):
         positions = [pos + i for i, ch in enumerate(piece) if not NON_HAN_RE.match(ch)]
         pos += len(piece) + 1
         if len(positions) < 2 * side:
@@ -103,15 +109,18 @@ def _side_in(text: str, sep_at: int, char: str, raw: Sequence[str]) -> int | Non
     >>> ref = [fold("人不知而不慍，不亦君子乎。")]
     >>> _side_in("人不知而不慍，亦君子乎。", 6, "不", ref), _side_in("人不知而慍，不亦君子乎。", 5, "不", ref)
     (7, None)
+    >>> _side_in("所金反又七南反）（息暫反", 7, "三", [fold("所金反又七南反）三（息暫反")])
+    8
     """
     end = sep_at
-    while end < len(text) and NON_HAN_RE.match(text[end]) and not CUT_RE.match(text[end]):
+    while end < len(text) and NON_HAN_RE.match(text[end]) and not BOUNDARY_CUT_RE.match(text[end]):
         end += 1
-    before, sep, after = text[max(0, sep_at - WINDOW) : sep_at], text[sep_at:end], text[end : end + WINDOW]
+    before, after = text[max(0, sep_at - WINDOW) : sep_at], text[end : end + WINDOW]
+    # Before the punctuation, after it, or between two of its marks (反）三（息).
     places = [
         at
-        for at, reading in ((sep_at, before + char + sep + after), (end, before + sep + char + after))
-        if any(fold(reading) in r for r in raw)
+        for at in range(sep_at, end + 1)
+        if any(fold(before + text[sep_at:at] + char + text[at:end] + after) in r for r in raw)
     ]
     return places[0] if len(places) == 1 else None
 

@@ -15,7 +15,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from functools import lru_cache
 
-from repair.lm.tokens import han_projection, to_simplified, to_traditional
+from repair.lm.tokens import MARK_RE, han_projection, to_simplified, to_traditional
 from repair.plausibility import script_of
 
 MIN_SIDE = 4
@@ -83,7 +83,9 @@ class WitnessIndex:
         # and OpenCC would write them 雲 and 從).
         if script_of(text) == "simplified":
             text = to_traditional(text)
-        for piece in han_projection(text):
+        # A question mark left in a text is punctuation: a lost character's
+        # mark is masked before its text is indexed.
+        for piece in han_projection(text, MARK_RE):
             folded = fold(piece)
             for width, table in self.runs.items():
                 for i in range(k, len(piece) - k - width + 1):

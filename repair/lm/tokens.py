@@ -20,13 +20,17 @@ from functools import lru_cache
 from repair.charclass import HAN_CLASS
 
 CUT_RE = re.compile("[〓□■囗\ufffd?？\ue000-\uf8ff]")
+# The same marks but the question mark, which is punctuation as often: what
+# cuts a text whose lost characters are already masked or that has none (a
+# reference), so that contexts run across 顧為柰何？」劉敬對.
+MARK_RE = re.compile("[〓□■囗\ufffd\ue000-\uf8ff]")
 NON_HAN_RE = re.compile(f"[^{HAN_CLASS}]")
 MAX_LINE = 200
 
 
-def han_projection(text: str) -> list[str]:
+def han_projection(text: str, cut: re.Pattern[str] = CUT_RE) -> list[str]:
     """The Han-only pieces of ``text``, cut where a character is unreadable."""
-    pieces = (NON_HAN_RE.sub("", p) for p in CUT_RE.split(text))
+    pieces = (NON_HAN_RE.sub("", p) for p in cut.split(text))
     return [p for p in pieces if p]
 
 

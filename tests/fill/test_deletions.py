@@ -98,10 +98,17 @@ def test_a_pickled_repairer_keeps_the_reference_index():
     [
         ("人不知而不慍，亦君子乎。學而時習之", "人不知而不慍，不亦君子乎。學而時習之"),  # after the comma
         ("人不知而不，不亦君子乎。學而時習之", "人不知而不慍，不亦君子乎。學而時習之"),  # before it
+        # Between two marks, and across a question mark, which is punctuation
+        # where it is not an edit.
+        ("所金反又七南反）（息暫反又如字", "所金反又七南反）三（息暫反又如字"),
+        ("上曰何為不能顧為柰何？」劉敬對：「陛下誠能以適", "上曰何為不能顧為柰何？」劉敬對曰：「陛下誠能以適"),
     ],
 )
 def test_a_character_lost_beside_punctuation_goes_where_the_reference_puts_it(damaged, restored):
-    reference = "人不知而不慍，不亦君子乎。學而時習之，不亦說乎。"
+    reference = (
+        "人不知而不慍，不亦君子乎。學而時習之，不亦說乎。所金反又七南反）三（息暫反又如字。"
+        "上曰何為不能顧為柰何？」劉敬對曰：「陛下誠能以適長公主妻之"
+    )
     result = repair.Repairer(references=(reference,), same_edition=True).repair_text(damaged)
     assert result.text == restored
 
