@@ -187,6 +187,13 @@ def score_document(
     outcomes = []
     for d in doc.damages:
         a, b = d.offset, d.offset + len(d.damaged)
+        if not d.damaged and d.clean:
+            # A character deleted from a run of itself (使使 → 使) is put back
+            # exactly at any place in the run: the piece is the whole run.
+            while a > 0 and text[a - 1] == d.clean:
+                a -= 1
+            while b < len(text) and text[b] == d.clean:
+                b += 1
         direct = [e for e in edits if overlaps(a, b, e.start, e.end)]
         members: dict[int, EditView] = {}
         inner: dict[int, Damage] = {id(d): d}

@@ -186,4 +186,28 @@ def witnessed(
                 detail={"witnesses": count, "context": [left, right]},
             )
         )
-    return sorted([*edits, *found], key=lambda e: (e.start, e.end))
+    return sorted([*edits, *_one_per_run(text, found)], key=lambda e: (e.start, e.end))
+
+
+def _one_per_run(text: str, found: list[Edit]) -> list[Edit]:
+    """One insertion per run of the lost character.
+
+    A character lost from a run of itself (蠕蠕 read 蠕) is witnessed at every
+    boundary of the run, since each reads the same with it put back there;
+    it was lost once, so it is put back once, at the run's start.
+
+    >>> e = [Edit(k, k, "", "蠕", "deletion", 0.9) for k in (2, 3)]
+    >>> [x.start for x in _one_per_run("入塞蠕大檀", e)]
+    [2]
+    """
+
+    def lost(e: Edit) -> str:
+        return e.candidates[0].text if e.candidates else e.after  # reported ones write nothing
+
+    kept: list[Edit] = []
+    for e in sorted(found, key=lambda e: e.start):
+        prev = kept[-1] if kept else None
+        if prev is not None and lost(prev) == lost(e) and set(text[prev.start : e.start]) <= {lost(e)}:
+            continue
+        kept.append(e)
+    return kept

@@ -119,3 +119,14 @@ def test_an_unpunctuated_reference_cannot_place_a_character_beside_punctuation()
     damaged = "人不知而不慍，亦君子乎。學而時習之"
     result = repair.Repairer(references=(reference,), same_edition=True).repair_text(damaged)
     assert result.text == damaged and not result.edits
+
+
+@needs_model
+@pytest.mark.parametrize("same_edition", [True, False])
+def test_a_character_lost_from_a_run_of_itself_is_put_back_once(same_edition):
+    # 蠕蠕 read 蠕: both boundaries of the run read right with 蠕 put back.
+    reference = "何許人也世祖初為白道守將蠕蠕大檀入塞圍之力屈被執進"
+    damaged = reference.replace("蠕蠕", "蠕")
+    result = repair.Repairer(references=(reference,), same_edition=same_edition).repair_text(damaged)
+    assert len(deletions(result)) == 1
+    assert result.text == (reference if same_edition else damaged)
