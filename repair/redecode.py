@@ -177,12 +177,13 @@ def acceptable(original: str, readable: str, *, holes: int = 0, doc_script: str 
         return False
     cand_lp = text_logp(readable)
     total = cand_lp + holes * HOLE_LOGP
+    gained = total - text_logp(original)
     # Rare characters in the reading: at most a tenth, unless the original
     # is debris to the extreme (Latin mojibake of UTF-8 costs about 6 log10
     # per character more than its reading; clean text, even dense with rare
     # characters, cannot lose 3 per character to any reading that passes the
     # mean below).  A sentence of such mojibake may well name 裙, 牏 and 浣.
-    extreme = (total - text_logp(original)) / len(original) >= DEBRIS_GAIN_PER_CHAR
+    extreme = gained / len(original) >= DEBRIS_GAIN_PER_CHAR
     rare = sum(char_logp(c) <= SUSPICIOUS for c in readable)
     if not extreme and rare > max(1, MAX_CANDIDATE_SUSPICIOUS_SHARE * len(readable)):
         return False
@@ -191,8 +192,8 @@ def acceptable(original: str, readable: str, *, holes: int = 0, doc_script: str 
         if script_of(readable) == other:
             return False
     return (
-        total - text_logp(original) >= MIN_TOTAL_GAIN
+        gained >= MIN_TOTAL_GAIN
         and suspicious / len(original) >= MIN_SUSPICIOUS_SHARE
         and cand_lp / len(readable) >= MIN_CANDIDATE_MEAN
-        and (total - text_logp(original)) / len(original) >= MIN_GAIN_PER_CHAR
+        and gained / len(original) >= MIN_GAIN_PER_CHAR
     )

@@ -142,6 +142,10 @@ ATTEMPTS: tuple[tuple[str, Callable[[str], tuple[str, int] | None]], ...] = (
 )
 
 
+# The re-readers by label, for the stages that re-read with a known confusion.
+READERS: dict[str, Callable[[str], tuple[str, int] | None]] = dict(ATTEMPTS)
+
+
 def _encodable_segments(text: str, codec: str) -> list[bytes]:
     segments, current = [], bytearray()
     for ch in text:
@@ -233,7 +237,7 @@ GROW_MARGIN = 1.0
 
 def _chain(labels: list[str]) -> Callable[[str], str | None]:
     """The lossless reader of a confusion (or a chain of them), without holes."""
-    steps = [dict(ATTEMPTS)[label] for label in labels]
+    steps = [READERS[label] for label in labels]
 
     def read(t: str) -> str | None:
         for step in steps:
@@ -375,6 +379,10 @@ class CodecConfusion:
         ends = [run_end, *range(max(end - MAX_TRIM, start + 1), min(run_end, end + MAX_TRIM))]
         # Inside a long core, also where improbable stretches begin and end.
         odd = [char_logp(c) <= SUSPICIOUS for c in text[start:end]]
+        # debris[i]: improbable characters that are not Han from i to the end.
+        debris = [0] * (len(odd) + 1)
+        for i in range(len(odd) - 1, -1, -1):
+            debris[i] = debris[i + 1] + (odd[i] and not is_han(text[start + i]))
         # A wrong decoder's replacement can put the rest of a core out of
         # step, so the core is also looked at from where each improbable
         # stretch inside it begins, if what follows is debris no text has
@@ -387,12 +395,11 @@ class CodecConfusion:
         for i in range(1, len(odd)):
             if odd[i] and not odd[i - 1]:
                 starts += range(max(start + 1, start + i - 3), start + i + 1)
-                debris = sum(o and not is_han(c) for o, c in zip(odd[i:], text[start + i : end], strict=True))
-                if debris >= MIN_DEBRIS and 3 * debris >= len(odd) - i:
+                if debris[i] >= MIN_DEBRIS and 3 * debris[i] >= len(odd) - i:
                     cores.add(start + i)
             if odd[i - 1] and not odd[i]:
                 ends += range(start + i, min(end, start + i + 3) + 1)
-        only = tuple(sorted({i for c in sorted(cores) for i in promising(text[c:end])}))
+        only = tuple(sorted({i for c in cores for i in promising(text[c:end])}))
         if not only:
             return None
         best = None

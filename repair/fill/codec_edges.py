@@ -19,7 +19,7 @@ from dataclasses import replace
 from functools import cache
 
 from repair.charclass import is_han
-from repair.families.codec_confusion import ATTEMPTS
+from repair.families.codec_confusion import READERS
 from repair.lm.model import CharLM
 from repair.lm.tokens import han_projection, to_traditional
 from repair.types import Edit, Slot
@@ -36,7 +36,7 @@ MOVES = (-1, 0, 1)
 
 @cache
 def _readers() -> dict[str, object]:
-    return {label: fn for label, fn in ATTEMPTS if not label.endswith("(ftfy)")}
+    return {label: fn for label, fn in READERS.items() if not label.endswith("(ftfy)")}
 
 
 def _score(lm: CharLM, text: str) -> float:

@@ -45,12 +45,6 @@ WITNESSED_CONFIDENCE = 0.415
 SAME_EDITION_CONFIDENCE = 0.962
 
 
-# What ends a context here: the marks of lost characters, but not a question
-# mark: one that stands for a lost character is an edit, whose surroundings
-# are skipped anyway, so a ？ left in the text is punctuation.
-BOUNDARY_CUT_RE = MARK_RE
-
-
 def boundaries(text: str, edits: Sequence[Edit], side: int, *, across: bool = False) -> list[tuple[int, str, str]]:
     """(offset, left, right) for every boundary between two adjacent Han characters
     with ``side`` clean Han characters on each side (traditional form).  With
@@ -68,7 +62,10 @@ def _boundaries(text: str, edits: Sequence[Edit], side: int) -> list[tuple[int, 
             blocked[i] = 1
     out: list[tuple[int, str, str, bool]] = []
     pos = 0
-    for piece in BOUNDARY_CUT_RE.split(text):
+    # Cut at the marks of lost characters but not at a question mark: one
+    # that stands for a lost character is an edit, whose surroundings are
+    # skipped anyway, so a ？ left in the text is punctuation.
+    for piece in MARK_RE.split(text):
         positions = [pos + i for i, ch in enumerate(piece) if not NON_HAN_RE.match(ch)]
         pos += len(piece) + 1
         if len(positions) < 2 * side:
@@ -113,7 +110,7 @@ def _side_in(text: str, sep_at: int, char: str, raw: Sequence[str]) -> int | Non
     8
     """
     end = sep_at
-    while end < len(text) and NON_HAN_RE.match(text[end]) and not BOUNDARY_CUT_RE.match(text[end]):
+    while end < len(text) and NON_HAN_RE.match(text[end]) and not MARK_RE.match(text[end]):
         end += 1
     before, after = text[max(0, sep_at - WINDOW) : sep_at], text[end : end + WINDOW]
     # Before the punctuation, after it, or between two of its marks (反）三（息).
@@ -196,18 +193,15 @@ def _one_per_run(text: str, found: list[Edit]) -> list[Edit]:
     boundary of the run, since each reads the same with it put back there;
     it was lost once, so it is put back once, at the run's start.
 
-    >>> e = [Edit(k, k, "", "蠕", "deletion", 0.9) for k in (2, 3)]
+    >>> e = [Edit(k, k, "", "", "deletion", 0.4, (Candidate("蠕", 1.0, "witness ×1"),)) for k in (2, 3)]
     >>> [x.start for x in _one_per_run("入塞蠕大檀", e)]
     [2]
     """
-
-    def lost(e: Edit) -> str:
-        return e.candidates[0].text if e.candidates else e.after  # reported ones write nothing
-
     kept: list[Edit] = []
     for e in sorted(found, key=lambda e: e.start):
-        prev = kept[-1] if kept else None
-        if prev is not None and lost(prev) == lost(e) and set(text[prev.start : e.start]) <= {lost(e)}:
+        # The lost character is the first candidate (a reported one writes nothing).
+        char = e.candidates[0].text
+        if kept and kept[-1].candidates[0].text == char and set(text[kept[-1].start : e.start]) <= {char}:
             continue
         kept.append(e)
     return kept
