@@ -252,6 +252,13 @@ CLEAN_SPLIT_RE = re.compile("\ufffd[\x40-\x7e]|\ufffd\\d\ufffd\\d")
 QUESTION_PAGES = {SIMPLIFIED: ("gb2312", "gbk"), TRADITIONAL: ("big5", "gbk")}
 
 PRIVATE_USE_CODES = [chr(c) for c in range(0xE000, 0xE234)]
+# Some digitizations spell a home-made glyph in two codes: a private-use code
+# for the part the font lacked and an ordinary character for the rest (a
+# component written in both scripts alike).  The share of private-use
+# documents that do, drawn from a second generator so that the other
+# documents stay as the main one draws them.
+CODE_PAIR_SHARE = 0.25
+CODE_PAIR_PARTS = "木水火土金口日月山石玉目女言虫竹米衣雨耳手"
 
 SITE_PREFIXES = ("读书之家", "笔趣", "书香", "墨香", "古籍", "免费", "国学", "文渊")
 SITE_SUFFIXES = ("书屋", "书城", "小说网", "阅读网", "文学网", "书吧", "藏书阁")
@@ -331,6 +338,7 @@ class Corruptor:
     seed: int = 0
     damage_every: int = 110  # about one damaged piece per this many characters
     rng: random.Random = field(init=False)
+    pair_rng: random.Random = field(init=False)
     used: Counter = field(default_factory=Counter, init=False)
     used_variants: Counter = field(default_factory=Counter, init=False)
     frequency: dict[str, Counter] = field(default_factory=dict, init=False)
@@ -338,6 +346,7 @@ class Corruptor:
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
+        self.pair_rng = random.Random(f"code pairs {self.seed}")
         self.t2s = opencc.OpenCC("t2s")
 
     def learn_frequencies(self, texts: Iterable[str]) -> None:
@@ -527,6 +536,10 @@ class Corruptor:
         _, positions = got
         used = {p.damaged for p in plans if p.family == "private_use"}
         code = self.rng.choice([c for c in PRIVATE_USE_CODES if c not in used])
+        if self.pair_rng.random() < CODE_PAIR_SHARE:
+            # The glyph in two codes, the same two wherever it occurs.
+            part = self.pair_rng.choice(CODE_PAIR_PARTS)
+            return [_Plan(i, i + 1, "private_use", code + part, False, "code+character") for i in positions]
         return [_Plan(i, i + 1, "private_use", code, False, f"U+{ord(code):04X}") for i in positions]
 
     def foreign_symbol(self, clean: str, script: str, plans: Sequence[_Plan]) -> list[_Plan]:

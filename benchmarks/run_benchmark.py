@@ -503,14 +503,14 @@ def render(results: dict, markdown: bool) -> str:
             _pct(t["char_errors_removed_rate"]),
         ]
         for k, t in dam["variants"].items()
-        if k.startswith(("codec_confusion[", "byte_shift["))
+        if k.startswith(("codec_confusion[", "byte_shift[")) or k.endswith("[code+character]")
     ]
     if variant_rows:
         header = ["variant", "instances", "lossless", "detected", "restored", "restored (lossless)"]
         header += ["holes marked", "wrong", "errors removed"]
         out += [
-            "Codec confusions by (true → wrong) codec, and byte shifts by whether a private-use pair was deleted"
-            " (lossless: the damaged text alone gives the clean text back):",
+            "Codec confusions by (true → wrong) codec, byte shifts by whether a private-use pair was deleted,"
+            " and glyphs spelled in two codes (lossless: the damaged text alone gives the clean text back):",
             "",
             table(header, variant_rows, markdown),
             "",

@@ -22,6 +22,7 @@ import numpy as np
 
 from repair.codecs import encodable
 from repair.fill.channel import FILLABLE, candidate_set, narrow_code_page, split_candidates
+from repair.fill.code_pairs import PAIR_KINDS, following_char, pair_reading
 from repair.fill.glyphs import GLYPH_KINDS, GlyphTable
 from repair.fill.witness import MAX_RUN, WitnessIndex, context_key, fold, other_copies
 from repair.lm.cache import CacheModel
@@ -250,6 +251,7 @@ def fill(
         key = (e.kind, e.before) if e.kind in ("private_use", "foreign_symbol") else (e.kind, f"#{i}")
         groups[key].append(i)
     out = list(edits)
+    starts = sorted(e.start for e in edits)
     for (kind, _), members in groups.items():
         exact = kind in EXACT_FORM_KINDS
         # The script fills are written in: the document's, unless the channel names the form.
@@ -306,12 +308,36 @@ def fill(
             # Another copy may write the character in another script or form;
             # it decides only through the one candidate the bytes allow.
             witness = _in_channel(witness, tuple(form_of.values()))
+        # The mark and the character after it may be one glyph in two codes
+        # (repair.fill.code_pairs): asked only when no copy reads the mark alone.
+        pairable = kind in PAIR_KINDS and len(run) == 1 and not any(seen_at.values())
+        part = following_char(text, edits, edits[members[0]], starts) if pairable else None
+        if part is not None and any(following_char(text, edits, edits[i], starts) != part for i in members):
+            part = None
+        pair = (
+            pair_reading(text, edits, members, contexts, witnesses, own, simp, starts)
+            if witness is None and part is not None
+            else None
+        )
         own_witness = _unanimous(seen_own, simp) if not any(seen_at.values()) else None
         if own_witness is not None and all(c.text != own_witness[0] for c in shown):
             # Listed for the reader, never deciding (see OWN_WITNESS).
             shown = [*shown, Candidate(own_witness[0], float(own_witness[1]), f"own-text witness ×{own_witness[1]}")]
         glyph = glyphs.get(edits[members[0]].before) if glyphs is not None and kind in GLYPH_KINDS else None
-        if glyph is not None and witness is None:
+        if glyph is None and witness is None and pair is None and part is not None and glyphs is not None:
+            # The table may know the two codes together.
+            glyph = glyphs.get(run + part)
+            spelled_with = part if glyph is not None else None
+        else:
+            spelled_with = pair.part if pair is not None else None
+        if pair is not None:
+            best_p = WITNESS_CONFIDENCE
+            others = [c for c in shown if c.text != pair.char][: TOP - 1]
+            shown = [
+                Candidate(pair.char, float(pair.count), f"witness ×{pair.count}, with the {pair.part} after it"),
+                *others,
+            ]
+        if glyph is not None and witness is None and pair is None:
             # The digitization's table says what this code is.
             best_p = glyph.confidence
             others = [c for c in shown if c.text != glyph.char][: TOP - 1]
@@ -323,9 +349,21 @@ def fill(
             best_p = WITNESS_CONFIDENCE
             others = [c for c in shown if c.text != char][: TOP - 1]
             shown = [Candidate(char, float(count), f"witness ×{count}"), *others]
+        applied = best_p >= min_confidence
+        pair_detail: dict = {}
+        if spelled_with is not None:
+            # A reading of the mark with the character after it: applied, it
+            # takes that character in; left marked, it is listed in the
+            # detail, not among the mark's own candidates.
+            pair_detail = {"spelled_with": spelled_with, "pair_reading": shown[0].text}
+            if not applied:
+                shown = shown[1:]
+                if not shown:
+                    continue
         for i in members:
             e = edits[i]
-            applied = best_p >= min_confidence
+            if spelled_with is not None and applied:
+                e = replace(e, end=e.end + 1, before=e.before + spelled_with)
             out[i] = replace(
                 e,
                 candidates=tuple(shown),
@@ -336,6 +374,7 @@ def fill(
                     **e.detail,
                     "channel": channel,
                     "occurrences": len(members),
+                    **pair_detail,
                     **(
                         {"raw_posterior": round(raw_p, 4), "best_by_temperature": calibration}
                         if calibration is not None
@@ -343,7 +382,7 @@ def fill(
                     ),
                 },
                 note=(
-                    f"filled by {_evidence(witness, glyph)} (p={best_p:.3f}"
+                    f"filled by {_evidence(witness or pair, glyph)} (p={best_p:.3f}"
                     + (f", {len(members)} occurrences decided together" if len(members) > 1 else "")
                     + ")"
                     if applied
@@ -457,9 +496,15 @@ def _gap_keys(masked: str, edits: Sequence[Edit], side: int = 4) -> set[str]:
     keys = set()
     for e in edits:
         if e.kind in FILLABLE and not e.applied:
-            key = context_key(left_context(masked, e.start), right_context(masked, e.end), side)
+            left, right = left_context(masked, e.start), right_context(masked, e.end)
+            key = context_key(left, right, side)
             if key is not None:
                 keys.add(key)
+            if e.kind in PAIR_KINDS and len(e.before) == 1 and right[:1] == masked[e.end : e.end + 1]:
+                # Also past the next character: the mark may be half of a glyph in two codes.
+                key = context_key(left, right[1:], side)
+                if key is not None:
+                    keys.add(key)
     return keys
 
 

@@ -137,7 +137,9 @@ def test_batch_index_holds_only_the_gaps_contexts():
     repairer = repair.Repairer()
     repairer.with_batch_witnesses(lambda: iter(texts))
     fills = {k: dict(v) for k, v in repairer._witnesses.fills.items()}
-    assert fills == {fold("曰學而時之不亦說"): {"習": 1}}
+    # The ``?`` and the 之 after it may be one glyph in two codes
+    # (repair.fill.code_pairs), so the context past 之 is a gap's context too.
+    assert fills == {fold("曰學而時之不亦說"): {"習": 1}, fold("曰學而時不亦說乎"): {"之": 1}}
 
 
 def test_witness_keys_do_not_depend_on_how_opencc_splits_phrases():
