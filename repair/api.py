@@ -144,6 +144,7 @@ class Repairer:
                 script=doc.script,
                 witnesses=self._witnesses,
                 glyphs=self._glyphs,
+                same_edition=self.same_edition,
             )
             from repair.fill.codec_edges import refine
 

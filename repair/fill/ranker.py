@@ -211,8 +211,13 @@ def fill(
     cache_texts: Sequence[str] = (),
     witnesses: WitnessIndex | None = None,
     glyphs: GlyphTable | None = None,
+    same_edition: bool = False,
 ) -> list[Edit]:
-    """The edits with fillable spans ranked, and applied where confident."""
+    """The edits with fillable spans ranked, and applied where confident.
+
+    ``same_edition``: the witnesses are copies of the same edition, so a
+    character they lack is a loss, not a variant reading.
+    """
     slots = [i for i, e in enumerate(edits) if e.kind in FILLABLE and not e.applied]
     if not slots:
         return list(edits)
@@ -319,6 +324,12 @@ def fill(
             if witness is None and part is not None
             else None
         )
+        reported_pair = None
+        if pair is not None and not same_edition and len(members) == 1:
+            # One occurrence, against copies that may be another edition:
+            # they may just lack the character after the mark (a variant
+            # reading), so the pair is reported, not read.
+            reported_pair, pair = pair, None
         own_witness = _unanimous(seen_own, simp) if not any(seen_at.values()) else None
         if own_witness is not None and all(c.text != own_witness[0] for c in shown):
             # Listed for the reader, never deciding (see OWN_WITNESS).
@@ -351,6 +362,12 @@ def fill(
             shown = [Candidate(char, float(count), f"witness ×{count}"), *others]
         applied = best_p >= min_confidence
         pair_detail: dict = {}
+        if reported_pair is not None:
+            pair_detail = {
+                "pair_reading": reported_pair.char,
+                "pair_witnesses": reported_pair.count,
+                "pair_with": reported_pair.part,
+            }
         if spelled_with is not None:
             # A reading of the mark with the character after it: applied, it
             # takes that character in; left marked, it is listed in the

@@ -15,9 +15,14 @@ pytestmark = needs_model
 PAIRED = "子曰學而時\ue000羽之不亦說乎"
 
 
+# 習 twice, in two passages, both times as the same two codes.
+TWICE_BASE = "子曰學而時習之不亦說乎\n子曰性相近也習相遠也唯上知與下愚不移\n"
+TWICE = "子曰學而時\ue000羽之不亦說乎\n子曰性相近也\ue000羽相遠也唯上知與下愚不移\n"
+
+
 @pytest.fixture(scope="module")
 def witnessed() -> repair.Repairer:
-    return repair.Repairer(references=(BASE,))
+    return repair.Repairer(references=(BASE,), same_edition=True)
 
 
 def _only_edit(result: repair.Result) -> Edit:
@@ -63,9 +68,23 @@ def test_no_pair_without_a_copy():
     assert not e.applied and e.before == "\ue000"
 
 
+def test_one_occurrence_against_another_edition_is_reported_not_read():
+    # The reference may be another edition that lacks the 羽 (a variant).
+    result = repair.Repairer(references=(BASE,)).repair_text(PAIRED)
+    assert result.text == PAIRED
+    e = _only_edit(result)
+    assert not e.applied and e.before == "\ue000"
+    assert (e.detail["pair_reading"], e.detail["pair_with"]) == ("習", "羽")
+
+
+def test_a_recurring_pair_is_read_against_any_copy():
+    result = repair.Repairer(references=(TWICE_BASE,)).repair_text(TWICE)
+    assert result.text == TWICE_BASE
+
+
 def test_every_occurrence_must_be_followed_by_the_same_character():
     text = "子曰學而時\ue000羽之不亦說乎。有朋自遠方來\ue000木亦樂乎"
-    result = repair.Repairer(references=(BASE,)).repair_text(text)
+    result = repair.Repairer(references=(BASE,), same_edition=True).repair_text(text)
     assert "\ue000羽" in result.text and "\ue000木" in result.text
 
 
@@ -76,7 +95,7 @@ def test_nothing_taken_in_across_punctuation(witnessed):
 
 
 def test_a_glyph_table_of_two_codes_is_applied(tmp_path):
-    learned = GlyphTable.learn([repair.Repairer(references=(BASE,)).repair_text(PAIRED)])
+    learned = GlyphTable.learn([repair.Repairer(references=(BASE,), same_edition=True).repair_text(PAIRED)])
     path = tmp_path / "glyphs.tsv"
     learned.save(path)
     assert "U+E000 U+7FBD\t習" in path.read_text(encoding="utf-8")
@@ -90,14 +109,14 @@ def test_a_batch_witnesses_its_own_pairs(tmp_path):
     # One file has the passage whole, the other spells 習 in two codes; no reference.
     src, out = tmp_path / "in", tmp_path / "out"
     src.mkdir()
-    (src / "a.txt").write_text(BASE + "\n", encoding="utf-8")
-    (src / "b.txt").write_text(PAIRED + "\n", encoding="utf-8")
+    (src / "a.txt").write_text(TWICE_BASE, encoding="utf-8")
+    (src / "b.txt").write_text(TWICE, encoding="utf-8")
     run_repair("clean", "-r", src, "-o", out, "-q", "--no-html")
-    assert (out / "b.txt").read_text(encoding="utf-8") == "子曰學而時習之不亦說乎\n"
+    assert (out / "b.txt").read_text(encoding="utf-8") == TWICE_BASE
 
 
 def test_a_copy_without_the_mark_is_no_pair():
     # The reference has no character where the mark is, only 羽: what it
     # puts in the pair's place is 羽 itself, and a glyph is never its own part.
-    result = repair.Repairer(references=("子曰學而時羽之不亦說乎",)).repair_text(PAIRED)
+    result = repair.Repairer(references=("子曰學而時羽之不亦說乎",), same_edition=True).repair_text(PAIRED)
     assert "\ue000羽" in result.text
