@@ -59,6 +59,43 @@ IDEOGRAPHIC_DESCRIPTION = (0x2FF0, 0x2FFF)
 # Punctuation that Chinese text really uses; never damage by itself.
 CJK_PUNCTUATION = frozenset("，。、；：？！“”‘’「」『』（）《》〈〉【】〔〕［］｛｝…—～·・．○●◎◇◆△▲☆★※〇　")
 ASCII_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+# Brackets come in pairs (opening → closing).  One without its partner on its
+# line is more likely a garbled character than punctuation (repair.fill.codec_edges).
+BRACKET_PAIRS = {
+    "（": "）",
+    "［": "］",
+    "【": "】",
+    "〔": "〕",
+    "「": "」",
+    "『": "』",
+    "《": "》",
+    "〈": "〉",
+    "｛": "｝",
+    "(": ")",
+    "[": "]",
+    "{": "}",
+}
+_CLOSING = {c: o for o, c in BRACKET_PAIRS.items()}
+
+
+def unpaired_brackets(text: str) -> int:
+    """How many brackets of ``text`` have no partner of their kind.
+
+    >>> unpaired_brackets("（案其各本）"), unpaired_brackets("膳［挚"), unpaired_brackets("］（《》")
+    (0, 1, 2)
+    """
+    depth: dict[str, int] = {}
+    lone = 0
+    for ch in text:
+        if ch in BRACKET_PAIRS:
+            depth[ch] = depth.get(ch, 0) + 1
+        elif ch in _CLOSING:
+            o = _CLOSING[ch]
+            if depth.get(o, 0):
+                depth[o] -= 1
+            else:
+                lone += 1
+    return lone + sum(depth.values())
 
 
 def _in(cp: int, ranges: tuple[tuple[int, int], ...]) -> bool:

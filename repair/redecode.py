@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from repair.charclass import foreign_symbol_class
+from repair.charclass import foreign_symbol_class, unpaired_brackets
 from repair.plausibility import char_logp, char_logp_table, script_of, text_logp
 
 # A character at or below this prior is evidence of mojibake.
@@ -162,7 +162,9 @@ def acceptable(original: str, readable: str, *, holes: int = 0, doc_script: str 
     suspicious = len(odd)
     # Three different improbable characters: a doubled rare word (獶獶) is not
     # debris, and neither is a run of one symbol row (ㄅㄆㄇ, a kana word).
-    if len(set(odd)) < MIN_ACCEPT_SUSPICIOUS:
+    # A bracket without its partner counts as one (GBK 其 reads ［ in Big5:
+    # 際ㄛ謁［衄曹ㄛ騰敕 is 悔，恐其有变，乃闭 with only ㄛ and 衄 improbable).
+    if len(set(odd)) + (unpaired_brackets(original) > 0) < MIN_ACCEPT_SUSPICIOUS:
         return False
     rows = {foreign_symbol_class(c) for c in original}
     if len(rows) == 1 and None not in rows:

@@ -199,3 +199,16 @@ def test_lossy_signature_detected_not_applied(repaired, observed, text, expected
     assert observed(result) == expected
     assert result.text == text
     assert all(not e.applied and e.after == e.before for e in result.edits)
+
+
+def test_an_unpaired_bracket_counts_as_debris():
+    # GBK read as Big5: only ㄛ (twice) and 衄 are improbable; the ［ that GBK
+    # 其 reads as has no partner, and that makes the three a run needs.
+    from repair import Repairer
+    from repair.redecode import acceptable
+
+    run = "悔，恐其有变，乃闭".encode("gb18030").decode("big5hkscs")
+    assert run == "際ㄛ謁［衄曹ㄛ騰敕"
+    assert acceptable(run, "悔，恐其有变，乃闭", doc_script="simplified")
+    text = "樊哙从刘季来。沛令后" + run + "城城守，欲诛萧、曹。"
+    assert Repairer(model=None).repair_text(text).text == "樊哙从刘季来。沛令后悔，恐其有变，乃闭城城守，欲诛萧、曹。"

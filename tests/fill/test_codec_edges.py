@@ -59,3 +59,46 @@ def test_two_runs_never_take_the_same_character():
     assert moved[0].end <= moved[1].start
     assert moved[0].end == len(first) + 1  # the first run took 一; the second could not
     apply_edits(text, moved)  # no overlap
+
+
+# 其 in GBK (C6 E4) reads as ［ in Big5-HKSCS: a bracket the Han-only model cannot weigh.
+def _gbk_as_big5(text: str) -> str:
+    return text.encode("gb18030").decode("big5hkscs")
+
+
+def _big5_as_gbk(text: str) -> str:
+    return text.encode("big5hkscs").decode("gb18030")
+
+
+@needs_model
+def test_an_unpaired_bracket_at_the_end_of_a_run_is_read_as_the_character_it_garbles():
+    text = "子曰：" + _gbk_as_big5("故常无欲以观其妙常有欲以观其") + "徼此两者。\n"
+    assert "［徼" in text
+    result = repair.Repairer().repair_text(text)
+    assert result.text == "子曰：故常无欲以观其妙常有欲以观其徼此两者。\n"
+    (edit,) = [e for e in result.edits if e.kind == "codec_confusion"]
+    assert "bracket" in edit.note
+    assert result.undo() == text
+
+
+@needs_model
+def test_a_clean_character_is_not_read_as_a_bracket_left_unpaired():
+    # The other way: the re-reading would turn the clean 其 after the run into ［.
+    text = _big5_as_gbk("不從太師之言凡是其屬（案") + "其各本訛作之）\n"
+    result = repair.Repairer().repair_text(text)
+    assert result.text == "不從太師之言凡是其屬（案其各本訛作之）\n"
+
+
+@needs_model
+def test_paired_brackets_stay_punctuation():
+    text = "（" + GARBLED + "）"
+    result = repair.Repairer().repair_text(text)
+    assert result.text == "（" + CLEAN + "）"
+
+
+@needs_model
+def test_the_start_moves_back_by_two_when_both_read_better():
+    # Big5 宴宴 reads as GBK 産産, two common characters the search leaves out.
+    text = "爾雅注䟽卷三\n" + _big5_as_gbk("宴宴粲粲陸本宴宴作燕燕") + "\n室中謂之時堂上謂之"
+    result = repair.Repairer().repair_text(text)
+    assert result.text.split("\n")[1] == "宴宴粲粲陸本宴宴作燕燕"
