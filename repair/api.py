@@ -158,6 +158,9 @@ class Repairer:
                 min_confidence=self.min_confidence,
                 simplified=(doc.script if doc.script != "neutral" else "traditional") == "simplified",
                 placeholder=self.placeholder,
+                # The references as written (a batch keeps only the contexts
+                # of its gaps, not its texts, so its files are not searched).
+                copies=tuple(zip(self.references, self._references_as_written(), strict=True)),
             )
             if self.settings.families is None or "lookalike" in self.settings.families:
                 from repair.fill.lookalike import check

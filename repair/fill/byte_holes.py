@@ -28,8 +28,16 @@ from functools import lru_cache
 import numpy as np
 
 from repair.codecs import encodable
+from repair.fill.byte_witness import run_reading
 from repair.fill.channel import HAN_RE
-from repair.fill.ranker import CALIBRATION_TEMPERATURES, left_context, observed_accuracy, posterior, right_context
+from repair.fill.ranker import (
+    CALIBRATION_TEMPERATURES,
+    WITNESS_CONFIDENCE,
+    left_context,
+    observed_accuracy,
+    posterior,
+    right_context,
+)
 from repair.lm.model import CharLM
 from repair.lm.tokens import to_simplified, to_traditional
 from repair.types import Candidate, Edit, Slot
@@ -221,7 +229,13 @@ def _as_glued(ch: str, codec: str) -> Slot | None:
 
 
 def decode_run(
-    text: str, e: Edit, lm: CharLM, *, min_confidence: float, simplified: bool, placeholder: str
+    text: str,
+    e: Edit,
+    lm: CharLM,
+    *,
+    min_confidence: float,
+    simplified: bool,
+    placeholder: str,
 ) -> tuple[str, list[Slot], list[dict]]:
     """Re-decide a byte-shifted run left to right: each re-read character is
     itself or a glued pair, each hole what its bytes allow."""
@@ -264,6 +278,9 @@ def decode_run(
                 )
                 pos += span
                 continue
+        before = text[: e.start] + out
+        left = to_traditional(left_context(before, len(before)))
+        right = to_traditional(right_context(after[pos + span :] + text[e.end :], 0))
         cands = [c for c in allowed if all(to_traditional(ch) in lm for ch in c)]
         if glued_check:
             cands = [after[pos], *cands]
@@ -275,9 +292,6 @@ def decode_run(
                 out += after[pos : pos + span]
             pos += span
             continue
-        before = text[: e.start] + out
-        left = to_traditional(left_context(before, len(before)))
-        right = to_traditional(right_context(after[pos + span :] + text[e.end :], 0))
         scores = _scores(lm, left, cands, right, simplified)
         post = posterior(scores, TEMPERATURE)
         order = np.argsort(-post)[:TOP]
@@ -327,15 +341,64 @@ def decode_run(
 
 
 def fill_runs(
-    text: str, edits: Sequence[Edit], lm: CharLM, *, min_confidence: float, simplified: bool, placeholder: str
+    text: str,
+    edits: Sequence[Edit],
+    lm: CharLM,
+    *,
+    min_confidence: float,
+    simplified: bool,
+    placeholder: str,
+    copies: Sequence[tuple[str, str]] = (),
 ) -> list[Edit]:
-    """The edits with every byte-shifted run re-decided by the model within what its bytes allow."""
+    """The edits with every byte-shifted run re-decided within what its bytes
+    allow: read whole from another copy (``copies``: (text, folded text) of
+    each reference) where one stretch of it passes the byte check, else hole
+    by hole by the model."""
     out = list(edits)
+    spans = sorted((o.start, o.end) for o in edits)
     for n, e in enumerate(edits):
-        if e.kind != "byte_shift" or not e.applied:
+        # A run the detector was unsure of (not applied) may still be read whole.
+        if e.kind != "byte_shift" or not (e.applied or copies):
+            continue
+        codec = e.detail.get("codec", "gb18030")
+        whole = None
+        if copies and e.detail.get("deleted_pairs", True):
+            # The run's ends may move, but not into another edit.
+            lo = max((b for a, b in spans if b <= e.start), default=0)
+            hi = min((a for a, b in spans if a >= e.end), default=len(text))
+            whole = run_reading(text, e.start, e.end, codec, copies, simplified, lo=lo, hi=hi)
+        if whole is not None and WITNESS_CONFIDENCE >= min_confidence:
+            s, t, reading, count = whole
+            out[n] = replace(
+                e,
+                start=s,
+                end=t,
+                before=text[s:t],
+                after=reading,
+                slots=(),
+                applied=True,
+                confidence=WITNESS_CONFIDENCE,
+                candidates=(
+                    Candidate(reading, float(count), f"witness ×{count}, checked byte for byte"),
+                    *e.candidates,
+                ),
+                detail={
+                    **e.detail,
+                    "byte_witness": count,
+                    **({"detector_span": [e.start, e.end]} if (s, t) != (e.start, e.end) else {}),
+                },
+                note=f"{e.note}; read whole from another copy whose bytes give back the run exactly",
+            )
+            continue
+        if not e.applied:
             continue
         after, slots, decided = decode_run(
-            text, e, lm, min_confidence=min_confidence, simplified=simplified, placeholder=placeholder
+            text,
+            e,
+            lm,
+            min_confidence=min_confidence,
+            simplified=simplified,
+            placeholder=placeholder,
         )
         changed = [r for r in decided if r["applied"] or r.get("marked") or r["best"] != r["as_read"]]
         filled = sum(r["applied"] for r in decided)
