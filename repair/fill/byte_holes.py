@@ -21,6 +21,7 @@ since a constrained channel is far sharper than an open slot.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import replace
 from functools import lru_cache
@@ -229,13 +230,7 @@ def _as_glued(ch: str, codec: str) -> Slot | None:
 
 
 def decode_run(
-    text: str,
-    e: Edit,
-    lm: CharLM,
-    *,
-    min_confidence: float,
-    simplified: bool,
-    placeholder: str,
+    text: str, e: Edit, lm: CharLM, *, min_confidence: float, simplified: bool, placeholder: str
 ) -> tuple[str, list[Slot], list[dict]]:
     """Re-decide a byte-shifted run left to right: each re-read character is
     itself or a glued pair, each hole what its bytes allow."""
@@ -278,9 +273,6 @@ def decode_run(
                 )
                 pos += span
                 continue
-        before = text[: e.start] + out
-        left = to_traditional(left_context(before, len(before)))
-        right = to_traditional(right_context(after[pos + span :] + text[e.end :], 0))
         cands = [c for c in allowed if all(to_traditional(ch) in lm for ch in c)]
         if glued_check:
             cands = [after[pos], *cands]
@@ -292,6 +284,9 @@ def decode_run(
                 out += after[pos : pos + span]
             pos += span
             continue
+        before = text[: e.start] + out
+        left = to_traditional(left_context(before, len(before)))
+        right = to_traditional(right_context(after[pos + span :] + text[e.end :], 0))
         scores = _scores(lm, left, cands, right, simplified)
         post = posterior(scores, TEMPERATURE)
         order = np.argsort(-post)[:TOP]
@@ -355,7 +350,8 @@ def fill_runs(
     each reference) where one stretch of it passes the byte check, else hole
     by hole by the model."""
     out = list(edits)
-    spans = sorted((o.start, o.end) for o in edits)
+    starts = sorted(o.start for o in edits)
+    ends = sorted(o.end for o in edits)
     for n, e in enumerate(edits):
         # A run the detector was unsure of (not applied) may still be read whole.
         if e.kind != "byte_shift" or not (e.applied or copies):
@@ -363,9 +359,11 @@ def fill_runs(
         codec = e.detail.get("codec", "gb18030")
         whole = None
         if copies and e.detail.get("deleted_pairs", True):
-            # The run's ends may move, but not into another edit.
-            lo = max((b for a, b in spans if b <= e.start), default=0)
-            hi = min((a for a, b in spans if a >= e.end), default=len(text))
+            # The run's ends may move, but not into another edit: bounded by
+            # the last end before it and the first start after it.
+            k, j = bisect_right(ends, e.start), bisect_left(starts, e.end)
+            lo = ends[k - 1] if k else 0
+            hi = starts[j] if j < len(starts) else len(text)
             whole = run_reading(text, e.start, e.end, codec, copies, simplified, lo=lo, hi=hi)
         if whole is not None and WITNESS_CONFIDENCE >= min_confidence:
             s, t, reading, count = whole
@@ -393,12 +391,7 @@ def fill_runs(
         if not e.applied:
             continue
         after, slots, decided = decode_run(
-            text,
-            e,
-            lm,
-            min_confidence=min_confidence,
-            simplified=simplified,
-            placeholder=placeholder,
+            text, e, lm, min_confidence=min_confidence, simplified=simplified, placeholder=placeholder
         )
         changed = [r for r in decided if r["applied"] or r.get("marked") or r["best"] != r["as_read"]]
         filled = sum(r["applied"] for r in decided)

@@ -17,7 +17,6 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from repair.fill.witness import fold
-from repair.lm.tokens import to_simplified
 
 # Clean characters on each side of the run that anchor it in the other copy
 # (punctuation included, line breaks left out, both scripts folded together).
@@ -145,8 +144,8 @@ def _readings(
                     continue
                 if not right and a + n not in ends:
                     continue
-                stretch = copy[a : a + n]
-                written = "".join(map(to_simplified, stretch)) if simplified else stretch
+                # The folded copy is the copy in simplified form, a character at a time.
+                written = (folded if simplified else copy)[a : a + n]
                 got = shifted(written, codec)
                 if got is not None and got.rstrip("\ufffd") == damaged:
                     found[written] = found.get(written, 0) + 1

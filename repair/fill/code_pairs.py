@@ -31,8 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from repair.fill.channel import HAN_RE
-from repair.fill.witness import WitnessIndex, fold, other_copies
-from repair.lm.tokens import to_simplified
+from repair.fill.witness import WitnessIndex, fold, other_copies, unanimous
 from repair.types import Edit
 
 # Gap kinds whose mark may be half of a glyph spelled in two codes.
@@ -48,59 +47,57 @@ class PairReading:
     count: int  # how many witnesses
 
 
-def following_char(text: str, edits: Sequence[Edit], e: Edit, starts: Sequence[int] | None = None) -> str | None:
-    """The Han character right after edit ``e`` if no edit covers or starts at it.
-
-    ``starts``: the sorted start offsets of ``edits`` (built once per
-    document by the caller; edits never overlap, so the next start decides).
+def following_char(text: str, e: Edit, starts: Sequence[int]) -> str | None:
+    """The Han character right after edit ``e`` if no edit starts at it
+    (``starts``: the sorted start offsets of the document's edits; edits
+    never overlap, so the next start decides).
 
     >>> e = Edit(1, 2, "\\ue001", "\\ue001", "private_use", 0.0)
-    >>> following_char("甲\\ue001瓦乙", [e], e), following_char("甲\\ue001，乙", [e], e)
+    >>> following_char("甲\\ue001瓦乙", e, [1]), following_char("甲\\ue001，乙", e, [1])
     ('瓦', None)
     """
     if e.end >= len(text) or not HAN_RE.match(text[e.end]):
         return None
-    starts = sorted(o.start for o in edits) if starts is None else starts
     k = bisect_left(starts, e.end)
     if k < len(starts) and starts[k] == e.end:
         return None
     return text[e.end]
 
 
+def common_following_char(
+    text: str, edits: Sequence[Edit], members: Sequence[int], starts: Sequence[int]
+) -> str | None:
+    """The character that follows every occurrence of a code, if one does (a
+    digitizer's two codes are always the same two)."""
+    parts = {following_char(text, edits[i], starts) for i in members}
+    return parts.pop() if len(parts) == 1 else None
+
+
 def pair_reading(
-    text: str,
-    edits: Sequence[Edit],
-    members: Sequence[int],
+    part: str,
     contexts: Sequence[tuple[str, str]],
     witnesses: WitnessIndex | None,
     own: WitnessIndex,
     simplified: bool,
-    starts: Sequence[int],
 ) -> PairReading | None:
     """The reading of every occurrence of a one-mark gap together with the
-    character after it, when other copies agree on one; else None.
+    character after it (``part``), when other copies agree on one; else None.
 
-    ``contexts`` are the members' (left, right) Han contexts as the fill reads
-    them (traditional, cut at other gaps): the right one starts with the
-    character after the mark, and the lookup starts one character later.
+    ``contexts`` are the occurrences' (left, right) Han contexts as the fill
+    reads them (traditional, cut at other gaps): the right one starts with
+    ``part``, and the lookup starts one character later.
     """
     if witnesses is None:
-        return None
-    parts = {following_char(text, edits, edits[i], starts) for i in members}
-    if len(parts) != 1 or None in parts:
         return None
     seen: Counter[str] = Counter()
     for left, right in contexts:
         if len(right) < 2:
             return None
         seen.update(other_copies(witnesses, own, left, right[1:], 1))
-    if not seen:
-        return None
-    forms = {to_simplified(c) if simplified else c for c in seen}
-    part = parts.pop()
-    if len(forms) != 1 or fold(part) in map(fold, forms):
+    agreed = unanimous(seen, simplified)
+    if agreed is None or fold(agreed[0]) == fold(part):
         # A copy that reads the next character there has no mark at all: a
         # copy in which the mark was dropped (a ``?`` or a symbol is not Han,
         # so an index reads across it), not a glyph spelled in two codes.
         return None
-    return PairReading(part, forms.pop(), sum(seen.values()))
+    return PairReading(part, *agreed)

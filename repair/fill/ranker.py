@@ -22,9 +22,9 @@ import numpy as np
 
 from repair.codecs import encodable
 from repair.fill.channel import FILLABLE, candidate_set, narrow_code_page, split_candidates
-from repair.fill.code_pairs import PAIR_KINDS, following_char, pair_reading
+from repair.fill.code_pairs import PAIR_KINDS, common_following_char, pair_reading
 from repair.fill.glyphs import GLYPH_KINDS, GlyphTable
-from repair.fill.witness import MAX_RUN, WitnessIndex, context_key, fold, other_copies
+from repair.fill.witness import MAX_RUN, WitnessIndex, context_key, fold, other_copies, unanimous
 from repair.lm.cache import CacheModel
 from repair.lm.model import CharLM
 from repair.lm.tokens import CUT_RE, NON_HAN_RE, to_simplified, to_traditional
@@ -302,7 +302,7 @@ def fill(
         witness = None
         if len(answered) == 1:
             w = answered[0]
-            witness = _unanimous(seen_at[w] + (seen_own if w == 1 else Counter()), agree)
+            witness = unanimous(seen_at[w] + (seen_own if w == 1 else Counter()), agree)
         if witness is None and witnesses is not None and kind in ("private_use", "foreign_symbol"):
             # A code that recurs close by cuts its own contexts (薛ス薛ス): try
             # each candidate in every occurrence at once.
@@ -316,21 +316,15 @@ def fill(
         # The mark and the character after it may be one glyph in two codes
         # (repair.fill.code_pairs): asked only when no copy reads the mark alone.
         pairable = kind in PAIR_KINDS and len(run) == 1 and not any(seen_at.values())
-        part = following_char(text, edits, edits[members[0]], starts) if pairable else None
-        if part is not None and any(following_char(text, edits, edits[i], starts) != part for i in members):
-            part = None
-        pair = (
-            pair_reading(text, edits, members, contexts, witnesses, own, simp, starts)
-            if witness is None and part is not None
-            else None
-        )
+        part = common_following_char(text, edits, members, starts) if pairable else None
+        pair = pair_reading(part, contexts, witnesses, own, simp) if witness is None and part is not None else None
         reported_pair = None
         if pair is not None and not same_edition and len(members) == 1:
             # One occurrence, against copies that may be another edition:
             # they may just lack the character after the mark (a variant
             # reading), so the pair is reported, not read.
             reported_pair, pair = pair, None
-        own_witness = _unanimous(seen_own, simp) if not any(seen_at.values()) else None
+        own_witness = unanimous(seen_own, simp) if not any(seen_at.values()) else None
         if own_witness is not None and all(c.text != own_witness[0] for c in shown):
             # Listed for the reader, never deciding (see OWN_WITNESS).
             shown = [*shown, Candidate(own_witness[0], float(own_witness[1]), f"own-text witness ×{own_witness[1]}")]
@@ -480,7 +474,7 @@ def _joint_witnesses(
         answers = _wildcard_fills([key], neighbour, witnesses)
         if len(answers) == 1:
             (fills,) = answers.values()
-            agreed = _unanimous(fills, simplified or e.kind in EXACT_FORM_KINDS)
+            agreed = unanimous(fills, simplified or e.kind in EXACT_FORM_KINDS)
             if agreed is not None:
                 found[i] = agreed
     return found
@@ -498,7 +492,7 @@ def _page_refuted(
     """Whether other copies fill any ``?`` of the document with a character ``page`` holds."""
     for i in slots:
         if edits[i].kind == "question_mark" and len(edits[i].before) == 1:
-            agreed = _unanimous(other_copies(witnesses, own, *context_of[i]), simplified)
+            agreed = unanimous(other_copies(witnesses, own, *context_of[i]), simplified)
             if agreed is not None and encodable(agreed[0], page):
                 return True
     return False
@@ -667,15 +661,6 @@ def _in_channel(witness: tuple[str, int], allowed: Sequence[str]) -> tuple[str, 
     char, count = witness
     forms = [c for c in allowed if fold(c) == fold(char)]
     return (forms[0], count) if len(forms) == 1 else None
-
-
-def _unanimous(seen: Counter[str], simplified: bool) -> tuple[str, int] | None:
-    if not seen:
-        return None
-    forms = {to_simplified(c) if simplified else c for c in seen}
-    if len(forms) != 1:
-        return None
-    return forms.pop(), sum(seen.values())
 
 
 def _clean_text(text: str, edits: Sequence[Edit]) -> str:

@@ -124,3 +124,15 @@ def other_copies(
         return Counter()
     found = witnesses.lookup(left, right, width)
     return found - own.lookup(left, right, width) if witnesses.includes_documents else found
+
+
+def unanimous(seen: Counter[str], simplified: bool) -> tuple[str, int] | None:
+    """The one reading every copy in ``seen`` gives (compared in the
+    document's script when ``simplified``) and how many give it; None when
+    they disagree or say nothing."""
+    if not seen:
+        return None
+    forms = {to_simplified(c) if simplified else c for c in seen}
+    if len(forms) != 1:
+        return None
+    return forms.pop(), sum(seen.values())
