@@ -328,6 +328,12 @@ def glyphs_learn(paths, output, recursive, references) -> None:
     try:
         texts = tuple(reference_text(read_input(p)) for p in references)
         repairer = Repairer(min_confidence=1.0, references=texts)
+        if len(jobs) > 1 and repairer.lm is not None:
+            # The files witness each other, as in `repair clean` over the same batch.
+            from repair.pipeline.decode import decode_bytes
+
+            decoded = [decode_bytes(read_input(job.source)).text for job in jobs]
+            repairer.with_batch_witnesses(lambda: iter(decoded))
         results = [repairer.repair_bytes(read_input(job.source)) for job in jobs]
         table = GlyphTable.learn(results)
         table.save(output)

@@ -79,7 +79,9 @@ class GlyphTable:
             if not line.strip() or line.startswith("#"):
                 continue
             parts = line.split("\t")
-            if len(parts) < 2 or len(parts[1]) != 1:
+            # One character per code at most: a run of codes may be fewer
+            # characters (two codes that spell one glyph), never more.
+            if len(parts) < 2 or not 1 <= len(parts[1]) <= len(code_text(parts[0])):
                 raise RepairError(f"{path}:{no}: expected 'code<TAB>character[<TAB>confidence…]'")
             confidence = float(parts[2]) if len(parts) > 2 and parts[2] else 1.0
             occurrences = int(parts[3]) if len(parts) > 3 and parts[3] else 0
@@ -103,6 +105,14 @@ class GlyphTable:
         for result in results:
             for e in result.edits:
                 if e.kind not in GLYPH_KINDS or not e.candidates:
+                    continue
+                if "pair_confidence" in e.detail:
+                    # Read with the character after it, left unapplied (a
+                    # threshold above the witnesses'): the two codes are the entry.
+                    pair = e.before + e.detail["spelled_with"]
+                    votes[pair][e.detail["pair_reading"]].append(e.detail["pair_confidence"])
+                    if e.detail.get("pair_source") == "witness":
+                        sources[(pair, e.detail["pair_reading"])] = "witness"
                     continue
                 best = e.candidates[0]
                 votes[e.before][best.text].append(e.confidence)

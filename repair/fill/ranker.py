@@ -335,6 +335,9 @@ def fill(
             spelled_with = part if glyph is not None else None
         else:
             spelled_with = pair.part if pair is not None else None
+        # The mark's own confidence, should a reading of it with the next
+        # character (below) be left unapplied.
+        mark_p = best_p
         if pair is not None:
             best_p = WITNESS_CONFIDENCE
             others = [c for c in shown if c.text != pair.char][: TOP - 1]
@@ -365,9 +368,13 @@ def fill(
         if spelled_with is not None:
             # A reading of the mark with the character after it: applied, it
             # takes that character in; left marked, it is listed in the
-            # detail, not among the mark's own candidates.
+            # detail with its confidence, not among the mark's own candidates,
+            # and the mark keeps its own confidence.
             pair_detail = {"spelled_with": spelled_with, "pair_reading": shown[0].text}
             if not applied:
+                pair_detail["pair_confidence"] = best_p
+                pair_detail["pair_source"] = "witness" if pair is not None else "glyph table"
+                best_p = mark_p
                 shown = shown[1:]
                 if not shown:
                     continue

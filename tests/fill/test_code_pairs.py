@@ -120,3 +120,16 @@ def test_a_copy_without_the_mark_is_no_pair():
     # puts in the pair's place is 羽 itself, and a glyph is never its own part.
     result = repair.Repairer(references=("子曰學而時羽之不亦說乎",), same_edition=True).repair_text(PAIRED)
     assert "\ue000羽" in result.text
+
+
+def test_a_pair_left_unapplied_keeps_the_marks_own_confidence_and_is_learned_as_two_codes():
+    # Above the witnesses' confidence nothing is applied: the mark alone must
+    # not inherit the pair's confidence, and a table learns the two codes.
+    result = repair.Repairer(references=(BASE,), same_edition=True, min_confidence=1.0).repair_text(PAIRED)
+    e = _only_edit(result)
+    assert not e.applied and e.before == "\ue000"
+    assert e.detail["pair_reading"] == "習" and e.detail["pair_confidence"] > 0.99
+    assert e.confidence < 0.5
+    table = GlyphTable.learn([result])
+    assert table.get("\ue000") is None
+    assert table.get("\ue000羽").char == "習" and table.get("\ue000羽").source == "witness"

@@ -53,3 +53,26 @@ def test_glyphs_command_and_clean_with_table(tmp_path):
     out = tmp_path / "out"
     run_repair("clean", b, "-o", out, "--glyph-table", table)
     assert (out / "b.txt").read_text(encoding="utf-8") == "溫故習新。\n"
+
+
+def test_a_learned_run_of_codes_loads_back(tmp_path):
+    # What learn writes for two codes read as one or two characters, load reads.
+    path = tmp_path / "t.tsv"
+    path.write_text("U+E3AB U+E4A4\t兔丕\t0.2\t5\tmodel\nU+E4B6 U+4ED8\t弣\t0.999\t3\twitness\n", encoding="utf-8")
+    table = GlyphTable.load(path)
+    assert table.get("\ue3ab\ue4a4").char == "兔丕"
+    assert table.get("\ue4b6付").char == "弣"
+    path.write_text("U+E3AB U+E4A4\t兔丕之\n", encoding="utf-8")
+    with pytest.raises(RepairError):
+        GlyphTable.load(path)
+
+
+@needs_model
+def test_glyphs_learn_lets_the_files_of_a_batch_witness_each_other(tmp_path):
+    a = tmp_path / "a.txt"
+    a.write_text("子曰學而時\ue000之，不亦說乎。\n", encoding="utf-8")
+    b = tmp_path / "b.txt"
+    b.write_text(BASE + "\n", encoding="utf-8")
+    table = tmp_path / "t.tsv"
+    run_repair("glyphs", "learn", a, b, "-o", table)
+    assert "U+E000\t習\t0.9990\t1\twitness" in table.read_text(encoding="utf-8")
