@@ -68,13 +68,13 @@ class Repairer:
     def repair_text(self, text: str) -> Result:
         if not isinstance(text, str):
             raise TypeError(f"repair_text takes str, not {type(text).__name__}; use repair_bytes for bytes")
-        return self._run(Document(text, self.settings))
+        return self._run(Document(text, self.settings, lm=self.lm))
 
     def repair_bytes(self, data: bytes) -> Result:
         if not isinstance(data, (bytes, bytearray, memoryview)):
             raise TypeError(f"repair_bytes takes bytes, not {type(data).__name__}")
         decoded = decode_bytes(bytes(data))
-        doc = Document(decoded.text, self.settings, undecodable=decoded.undecodable)
+        doc = Document(decoded.text, self.settings, undecodable=decoded.undecodable, lm=self.lm)
         result = self._run(doc)
         return Result(
             result.text,

@@ -42,6 +42,9 @@ class Document:
     # Stretches already claimed by families of higher priority (set by the
     # detect stage): a family that searches widely keeps out of them.
     claimed: list[tuple[int, int]] = field(default_factory=list)
+    # The character model the channel's search reads lost bytes with (None:
+    # the unigram prior alone, enough for lossless re-readings).
+    lm: Any = None
 
     @cached_property
     def stretches(self) -> list:

@@ -1,0 +1,171 @@
+"""How probable a reading is: the language model, one character at a time.
+
+The search walks the byte lattice left to right and asks, for each character
+it reads, how probable it is after what it has read so far.  The character
+model sees Han characters only (``repair.lm.tokens``): punctuation and Latin
+letters pass the model's context through and are charged a class prior
+instead, simplified characters are scored as their traditional form.  Without
+a model the unigram prior of ``repair.plausibility`` stands in, so lossless
+re-readings still work with ``model=None``.
+"""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+from collections import Counter
+from collections.abc import Sequence
+from functools import lru_cache
+from importlib import resources
+
+from repair.charclass import is_han
+from repair.plausibility import char_logp
+
+# Log10 cost of a character the wrong decoder left as U+FFFD in a reading:
+# an unread character, worse than any character the model knows.
+UNREAD_LOGP = -7.0
+
+
+# How many of the document's own marks weigh as much as the corpus's table.
+DOCUMENT_PRIOR_WEIGHT = 20.0
+PUNCTUATION_FLOOR = -5.0
+
+
+@lru_cache(maxsize=1)
+def _corpus_punctuation() -> dict[str, float]:
+    out = {}
+    ref = resources.files("repair.data").joinpath("punctfreq.tsv")
+    with ref.open(encoding="utf-8") as fh:
+        for line in fh:
+            if not line.startswith("#"):
+                ch, _n, lp = line.rstrip("\n").split("\t")
+                out[ch] = float(lp)
+    return out
+
+
+class Punctuation:
+    """A prior over punctuation marks: the corpus's shares, mixed with the document's
+    own marks (a document that writes ，。 loses ， far more often than （)."""
+
+    def __init__(self, text: str = "") -> None:
+        own = Counter(c for c in text if unicodedata.category(c).startswith("P"))
+        corpus = _corpus_punctuation()
+        total = sum(own.values())
+        self._logp: dict[str, float] = {}
+        for ch in set(corpus) | set(own):
+            share = (own[ch] + DOCUMENT_PRIOR_WEIGHT * 10 ** corpus.get(ch, PUNCTUATION_FLOOR)) / (
+                total + DOCUMENT_PRIOR_WEIGHT
+            )
+            self._logp[ch] = math.log10(share)
+        self.floor = math.log10(10**PUNCTUATION_FLOOR * DOCUMENT_PRIOR_WEIGHT / (total + DOCUMENT_PRIOR_WEIGHT))
+
+    def logp(self, ch: str) -> float:
+        """Log10 cost of a mark; what is no mark costs its class prior."""
+        got = self._logp.get(ch)
+        if got is not None:
+            return got + PUNCTUATION_LOGP
+        if unicodedata.category(ch).startswith("P"):
+            return self.floor + PUNCTUATION_LOGP
+        return char_logp(ch)
+
+
+# A mark's share is scaled so that a common mark costs about what the class
+# prior charged before (plausibility.PUNCTUATION_LOGP).
+PUNCTUATION_LOGP = -0.6
+
+
+@lru_cache(maxsize=65536)
+def model_token(ch: str) -> str:
+    from repair.lm.tokens import to_traditional
+
+    return to_traditional(ch)
+
+
+class UnigramScorer:
+    """The prior alone: no context (for ``model=None``)."""
+
+    order = 1
+
+    def __init__(self, punctuation: Punctuation | None = None) -> None:
+        self.punctuation = punctuation or Punctuation()
+
+    def start(self) -> object:
+        return None
+
+    def step(self, state: object, ch: str) -> tuple[float, object, str]:
+        return (char_logp(ch) if is_han(ch) else self.punctuation.logp(ch)), None, ""
+
+    def rescore(self, left: str, candidates: Sequence[str], right: str) -> list[float]:
+        return [sum(self.step(None, c)[0] for c in cand) for cand in candidates]
+
+
+# Log10 cost of a character of the other script than the document's: a
+# traditional text that lost a character lost a traditional one.
+OTHER_SCRIPT_LOGP = -2.0
+
+
+def _script_costs(script: str) -> frozenset[str]:
+    """The characters that cost ``OTHER_SCRIPT_LOGP`` in a document of ``script``."""
+    from repair.plausibility import script_sets
+
+    trad, simp = script_sets()
+    return simp if script == "traditional" else trad if script == "simplified" else frozenset()
+
+
+class ModelScorer:
+    """A KenLM character model through its State API (one C call per character)."""
+
+    def __init__(self, lm, punctuation: Punctuation | None = None) -> None:
+        import kenlm
+
+        self.punctuation = punctuation or Punctuation()
+        self.other_script: frozenset[str] = frozenset()
+        self.lm = lm
+        self.model = lm.model
+        self.order = lm.order
+        self._state_cls = kenlm.State
+        self._null = kenlm.State()
+        self.model.NullContextWrite(self._null)
+        self._memo: dict[tuple[str, str], float] = {}
+
+    def start(self) -> object:
+        return self._null
+
+    def step(self, state: object, ch: str) -> tuple[float, object, str]:
+        """(log10 probability, state after, token the model saw or '')."""
+        if not is_han(ch):
+            if ch == "\ufffd":
+                return UNREAD_LOGP, self._null, ""
+            return self.punctuation.logp(ch), state, ""
+        tok = model_token(ch)
+        out = self._state_cls()
+        lp = self.model.BaseScore(state, tok, out)
+        if ch in self.other_script:
+            lp += OTHER_SCRIPT_LOGP
+        return lp, out, tok
+
+    def rescore(self, left: str, candidates: Sequence[str], right: str) -> list[float]:
+        """Candidates in their context on both sides (Han projection of each side)."""
+        left_h = "".join(model_token(c) for c in left if is_han(c))
+        right_h = "".join(model_token(c) for c in right if is_han(c))
+        toks = []
+        extra = []
+        for cand in candidates:
+            han = "".join(model_token(c) for c in cand if is_han(c))
+            toks.append(han)
+            extra.append(sum(self.punctuation.logp(c) for c in cand if not is_han(c)))
+        if not any(toks):
+            return extra
+        scores = self.lm.score_candidates(left_h, toks, right_h)
+        script = [OTHER_SCRIPT_LOGP * sum(c in self.other_script for c in cand) for cand in candidates]
+        return [s + e + o for s, e, o in zip(scores, extra, script, strict=True)]
+
+
+def scorer_for(lm, text: str = "", script: str = "neutral") -> UnigramScorer | ModelScorer:
+    """A scorer for one document: ``text`` lends its punctuation habits, ``script`` its script."""
+    punctuation = Punctuation(text)
+    if lm is None:
+        return UnigramScorer(punctuation)
+    scorer = ModelScorer(lm, punctuation)
+    scorer.other_script = _script_costs(script)
+    return scorer

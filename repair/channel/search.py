@@ -1,0 +1,402 @@
+"""The inverse of the channel, by search: the most probable text behind a garbled string.
+
+Given what was observed and a hypothesis of the channel (true codec, wrong
+decoder, error mode), the observed string becomes a lattice of bytes: the
+bytes each character the wrong decoder wrote stands for (known), and at each
+U+FFFD or ``?`` a hole of the widths that decoder replaces at once (lost
+bytes).  Where the decoder dropped what it could not read (``ignore``), holes
+that may be empty sit where the known bytes do not read in the true codec.
+
+A left-to-right beam search reads the lattice as characters of the true
+codec.  A character made of known bytes is the one they encode; one that
+takes bytes from a hole is any character whose known bytes fit and whose lost
+bytes the wrong decoder would have rejected just so (``repair.channel.tables``
+answers that); the language model scores each character after the ones
+before it.  The search may also keep an observed character as it is: a line
+often holds clean text beside the mojibake, and leaving clean text for a
+reading costs ``SWITCH`` (log10), so only a far more probable reading is taken.
+
+Work per byte is bounded (``BEAM`` hypotheses, characters of at most four
+bytes, ``SEARCH_CANDIDATES`` candidates per lost byte), so time is linear in
+the length of the input.  Every lost character is then scored again with its
+context on both sides, which gives its posterior among the channel's
+candidates.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from repair.channel.candidates import exact, fitting, max_length
+from repair.channel.forward import Channel
+from repair.channel.scorer import UNREAD_LOGP, ModelScorer, UnigramScorer
+from repair.channel.tables import REPLACEMENT, decoder
+
+BEAM = 6
+# Candidates per lost character the search carries (most frequent first);
+# the rescoring after the search ranks all of them.
+SEARCH_CANDIDATES = 48
+# Log10 cost of leaving clean text for a reading (and of coming back).
+SWITCH = 3.0
+# Log10 cost of a byte the decoder dropped where the hypothesis says it may have.
+DROP_LOGP = -2.5
+# A known byte the true codec cannot read: an unread character.
+ERROR_LOGP = UNREAD_LOGP - 3.0
+# Softmax temperature of the posterior over a lost character's candidates.
+TEMPERATURE = 1.0
+CONTEXT = 10
+
+
+@dataclass(frozen=True)
+class Hole:
+    start: int  # first cell
+    widths: tuple[int, ...]
+    optional: bool = False  # a dropped byte that may not be there
+    literal: bool = False  # a ? that may be a real question mark
+
+    @property
+    def end(self) -> int:
+        return self.start + max(self.widths)
+
+
+@dataclass
+class Lattice:
+    """Cells of bytes: an int for a known byte, ``-1 - hole`` for a byte of a hole."""
+
+    cells: list[int] = field(default_factory=list)
+    holes: list[Hole] = field(default_factory=list)
+    # item_start[k]: the cell where observed character k begins; one more at the end.
+    item_start: list[int] = field(default_factory=list)
+    # Observed characters that no byte of the wrong decoder writes: kept as they are.
+    foreign: set[int] = field(default_factory=set)
+
+
+def build_lattice(observed: str, channel: Channel) -> Lattice:
+    wrong = decoder(channel.wrong)
+    lat = Lattice()
+    mark = {"replace": REPLACEMENT, "?": "?", "ignore": None}[channel.errors]
+    for k, ch in enumerate(observed):
+        lat.item_start.append(len(lat.cells))
+        if mark is not None and ch == mark:
+            h = len(lat.holes)
+            lat.holes.append(Hole(len(lat.cells), wrong.widths, literal=ch == "?"))
+            lat.cells += [-1 - h] * max(wrong.widths)
+            continue
+        try:
+            data = ch.encode(wrong.name)
+        except UnicodeEncodeError:
+            lat.foreign.add(k)
+            continue
+        lat.cells += list(data)
+    lat.item_start.append(len(lat.cells))
+    if channel.errors == "ignore":
+        lat = _with_drops(observed, lat, channel)
+    return lat
+
+
+MAX_DROPS_PER_ERROR = 3
+
+
+def _with_drops(observed: str, lat: Lattice, channel: Channel) -> Lattice:
+    """Optional holes at the character boundaries nearest where the known bytes
+    stop reading in the true codec (a dropped byte puts the reading out of step
+    right there)."""
+    known = bytes(c for c in lat.cells if c >= 0)
+    errors = [a for a, _, t in decoder(channel.true).pieces(known) if t == REPLACEMENT]
+    if not errors:
+        return lat
+    boundaries = sorted(set(lat.item_start))
+    wanted: set[int] = set()
+    import bisect
+
+    for pos in errors:
+        i = bisect.bisect_right(boundaries, pos)
+        for b in boundaries[max(0, i - 1) : i + MAX_DROPS_PER_ERROR - 1]:
+            wanted.add(b)
+    widths = decoder(channel.wrong).widths
+    out = Lattice(foreign=set(lat.foreign))
+    starts = {}
+    for cell_pos in range(len(lat.cells) + 1):
+        if cell_pos in wanted:
+            h = len(out.holes)
+            out.holes.append(Hole(len(out.cells), widths, optional=True))
+            out.cells += [-1 - h] * max(widths)
+        starts[cell_pos] = len(out.cells)
+        if cell_pos < len(lat.cells):
+            c = lat.cells[cell_pos]
+            out.cells.append(c)
+    out.item_start = [starts[s] for s in lat.item_start]
+    return out
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One character of the best reading, with where it came from."""
+
+    text: str
+    start: int  # lattice node where its bytes start
+    end: int
+    lossy: bool  # some of its bytes were lost
+    clean: bool  # an observed character kept as it was
+    candidates: tuple[str, ...] = ()
+
+
+@dataclass
+class Reading:
+    pieces: list[Piece]
+    score: float
+    clean_score: float
+    lattice: Lattice
+    channel: Channel
+    posteriors: dict[int, list[tuple[str, float]]] = field(default_factory=dict)
+
+    @property
+    def text(self) -> str:
+        return "".join(p.text for p in self.pieces)
+
+
+class _Walker:
+    """The lattice's moves: which bytes a character may take from a node."""
+
+    def __init__(self, lat: Lattice, channel: Channel) -> None:
+        self.lat = lat
+        self.cells = lat.cells
+        self.n = len(lat.cells)
+        self.true = channel.true
+        self.wrong = decoder(channel.wrong)
+        self.maxlen = max_length(channel.true)
+        self.hole_at = {}
+        for h, hole in enumerate(lat.holes):
+            for j in range(max(hole.widths)):
+                self.hole_at[hole.start + j] = (h, j)
+
+    def closure(self, p: int) -> list[int]:
+        """Nodes reachable from ``p`` without reading a byte (a hole of a shorter width ended)."""
+        out = [p]
+        i = 0
+        while i < len(out):
+            q = out[i]
+            i += 1
+            got = self.hole_at.get(q)
+            if got is None:
+                continue
+            h, j = got
+            hole = self.lat.holes[h]
+            if (j == 0 and hole.optional) or (j > 0 and j in hole.widths):
+                if hole.end not in out:
+                    out.append(hole.end)
+        return out
+
+    def reads(self, p: int) -> Iterator[tuple[tuple[int | None, ...], int, tuple[tuple[int, int, int], ...]]]:
+        """(byte pattern, end node, lost bytes as (hole, offset, index in pattern)) of each
+        character that may start at ``p``."""
+        seen = set()
+        stack = [(q, (), ()) for q in self.closure(p)]
+        while stack:
+            q, pattern, lost = stack.pop()
+            if pattern:
+                key = (pattern, q, lost)
+                if key not in seen:
+                    seen.add(key)
+                    yield pattern, q, lost
+            if len(pattern) == self.maxlen:
+                continue
+            if q >= self.n:
+                continue
+            c = self.cells[q]
+            nexts = []
+            if c >= 0:
+                nexts.append((q + 1, pattern + (c,), lost))
+            else:
+                h, j = self.hole_at[q]
+                nexts.append((q + 1, pattern + (None,), (*lost, (h, j, len(pattern)))))
+                hole = self.lat.holes[h]
+                if hole.literal and j == 0:
+                    nexts.append((hole.end, pattern + (0x3F,), lost))
+            for r, pat, ls in nexts:
+                for s in self.closure(r) if r < self.n else [r]:
+                    stack.append((s, pat, ls))
+
+    def rejected(self, lost: tuple[tuple[int, int, int], ...], data: bytes) -> bool:
+        """Whether the wrong decoder would have replaced (or dropped) exactly these
+        lost bytes: each hole this character completes must be one invalid piece
+        of its width, given the known bytes after it."""
+        by_hole: dict[int, list[tuple[int, int]]] = {}
+        for h, j, i in lost:
+            by_hole.setdefault(h, []).append((j, i))
+        last = len(data) - 1
+        for h, items in by_hole.items():
+            items.sort()
+            if items[0][0] != 0:
+                continue  # the hole began in the character before: its bytes are not all here
+            width = len(items)
+            hole = self.lat.holes[h]
+            ends_here = items[-1][1] == last
+            if ends_here and width < max(hole.widths):
+                continue  # the hole may go on into the next character
+            if width not in hole.widths:
+                return False
+            window = bytes(data[i] for _, i in items) + self._known_after(hole.end)
+            got_len, got = self.wrong.first(window)
+            if got != REPLACEMENT or got_len != width:
+                return False
+        return True
+
+    def _known_after(self, q: int) -> bytes:
+        out = []
+        while q < self.n and len(out) < 3 and self.cells[q] >= 0:
+            out.append(self.cells[q])
+            q += 1
+        return bytes(out)
+
+
+def read(observed: str, channel: Channel, scorer: ModelScorer | UnigramScorer, *, whole: bool = False) -> Reading:
+    """The best reading of ``observed`` under ``channel``.
+
+    ``whole``: the observed string is mojibake throughout (a line decided as
+    such); otherwise each observed character may also stay as it is.
+    """
+    lat = build_lattice(observed, channel)
+    walker = _Walker(lat, channel)
+    n = len(lat.cells)
+    starts = {s: k for k, s in enumerate(lat.item_start[:-1])}
+    # beams[p]: (mode, history) -> (score, lm state, back pointer)
+    beams: list[dict] = [dict() for _ in range(n + 1)]
+    beams[0][("c", "")] = (0.0, scorer.start(), None)
+    order = max(1, scorer.order - 1)
+    for p in range(n + 1):
+        beam = beams[p]
+        if not beam:
+            continue
+        if len(beam) > BEAM:
+            kept = sorted(beam.items(), key=lambda kv: -kv[1][0])[:BEAM]
+            beam = beams[p] = dict(kept)
+        if p == n:
+            break
+        k = starts.get(p)
+        options = None if k is not None and k in lat.foreign else _options(walker, p)
+        for (mode, hist), (score, state, back) in list(beam.items()):
+            # Keep the observed character as it is (a line read whole keeps
+            # one only where nothing else reads, at the cost of an unread one).
+            if k is not None:
+                ch = observed[k]
+                lp, st, tok = scorer.step(state, ch)
+                if whole:
+                    lp = min(lp, UNREAD_LOGP) + ERROR_LOGP
+                nxt = lat.item_start[k + 1]
+                cost = lp - (SWITCH if mode == "g" and not whole else 0.0)
+                _push(beams[nxt], "c", _hist(hist, tok, order), score + cost, st, (back, ch, p, nxt, False, True, ()))
+            if options is None:
+                continue
+            # Read a character of the true codec.
+            enter = SWITCH if mode == "c" and not whole else 0.0
+            for end, lossy, drops, cands, listed in options:
+                base = score - enter + drops * DROP_LOGP
+                for c in cands:
+                    lp, st, tok = scorer.step(state, c)
+                    _push(beams[end], "g", _hist(hist, tok, order), base + lp, st, (back, c, p, end, lossy, False, listed))
+            # A byte the true codec cannot read at all: an unread character.
+            if mode == "g" or whole:
+                _push(beams[p + 1], "g", "", score + ERROR_LOGP, scorer.start(), (back, REPLACEMENT, p, p + 1, False, False, ()))
+    final = beams[n]
+    clean_score = _clean_score(observed, scorer)
+    if not final:
+        return Reading([], -math.inf, clean_score, lat, channel)
+    (mode, _), (score, _, back) = max(final.items(), key=lambda kv: kv[1][0])
+    pieces = []
+    while back is not None:
+        back, ch, a, b, lossy, clean, cands = back
+        pieces.append(Piece(ch, a, b, lossy, clean, cands))
+    pieces.reverse()
+    reading = Reading(pieces, score, clean_score, lat, channel)
+    _posteriors(reading, scorer)
+    return reading
+
+
+# Candidates of a lost character kept for its ranking after the search.
+LISTED = 200
+
+
+def _options(walker: _Walker, p: int) -> list[tuple[int, bool, int, tuple[str, ...], tuple[str, ...]]]:
+    """The characters that may start at node ``p``: (end node, lossy, dropped
+    holes, candidates searched, candidates listed).  Computed once per node,
+    whatever the hypotheses that reach it."""
+    out = []
+    holes = walker.lat.holes
+    for pattern, end, lost in walker.reads(p):
+        cands = fitting(walker.true, pattern)
+        drops = 0
+        if lost:
+            ok = []
+            for c in cands:
+                if walker.rejected(lost, c.encode(walker.true)):
+                    ok.append(c)
+                    if len(ok) >= LISTED:
+                        break
+            cands = tuple(ok)
+            drops = sum(1 for h, j, _ in lost if j == 0 and holes[h].optional)
+        if cands:
+            out.append((end, bool(lost), drops, cands[:SEARCH_CANDIDATES], cands if lost else ()))
+    return out
+
+
+def _hist(hist: str, tok: str, order: int) -> str:
+    return (hist + tok)[-order:] if tok else hist
+
+
+def _push(beam: dict, mode: str, hist: str, score: float, state, back) -> None:
+    key = (mode, hist)
+    old = beam.get(key)
+    if old is None or score > old[0]:
+        beam[key] = (score, state, back)
+
+
+def _clean_score(observed: str, scorer) -> float:
+    state = scorer.start()
+    total = 0.0
+    for ch in observed:
+        lp, state, _ = scorer.step(state, ch)
+        total += lp
+    return total
+
+
+def _posteriors(reading: Reading, scorer) -> None:
+    """Each lost character scored again among its candidates, with both sides of its context."""
+    pieces = reading.pieces
+    for i, piece in enumerate(pieces):
+        if not piece.lossy:
+            continue
+        left = "".join(p.text for p in pieces[max(0, i - CONTEXT) : i])
+        right = "".join(p.text for p in pieces[i + 1 : i + 1 + CONTEXT])
+        cands = piece.candidates
+        scores = [s + _bracket_cost(c, left, right) for s, c in zip(scorer.rescore(left, cands, right), cands, strict=True)]
+        top = max(scores)
+        weights = [10 ** ((s - top) / TEMPERATURE) for s in scores]
+        z = sum(weights)
+        ranked = sorted(zip(cands, (w / z for w in weights), strict=True), key=lambda cw: -cw[1])
+        reading.posteriors[i] = ranked
+        if ranked[0][0] != piece.text:
+            pieces[i] = Piece(ranked[0][0], piece.start, piece.end, True, False, cands)
+
+
+OPENING = "（《「『〈【〔［(["
+CLOSING = "）》」』〉】〕］)]"
+UNPAIRED_LOGP = -3.0
+
+
+def _bracket_cost(ch: str, left: str, right: str) -> float:
+    """Brackets come in pairs: a lost opening bracket with no closing one after it
+    (or a closing one with none before) is unlikely whatever the model says."""
+    i = OPENING.find(ch)
+    if i >= 0:
+        return 0.0 if CLOSING[i] in right else UNPAIRED_LOGP
+    i = CLOSING.find(ch)
+    if i >= 0:
+        return 0.0 if OPENING[i] in left else UNPAIRED_LOGP
+    return 0.0
+
+
+def decode_exact(data: bytes, codec: str) -> str | None:
+    return exact(codec, data)

@@ -1,0 +1,145 @@
+"""The decoders of the channel, simulated from tables Python's codecs wrote.
+
+``scripts/build_codec_tables.py`` asked each codec what it does with every
+byte and pair; here those answers become a decoder that reports, for each
+piece of output, which bytes it came from.  That is what the inverse needs: a
+U+FFFD covers a known number of bytes, and a character the wrong decoder wrote
+stands for exactly the bytes that encode it again.
+
+>>> gbk = decoder("gbk")
+>>> gbk.pieces("學".encode("utf-8"))
+[(0, 2, '瀛'), (2, 3, '\\ufffd')]
+>>> decoder("utf-8").decode(bytes.fromhex("e880e4b8ad"), "replace")
+'\\ufffd中'
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from functools import lru_cache
+from importlib import resources
+
+REPLACEMENT = "\ufffd"
+INVALID = "\x00"
+# Decoders users' software really uses, by the names Python gives them.
+ALIASES = {"cp936": "gbk", "latin1": "latin-1", "iso-8859-1": "latin-1", "utf8": "utf-8", "windows-1252": "cp1252"}
+
+
+@lru_cache(maxsize=1)
+def _tables() -> dict:
+    ref = resources.files("repair.data").joinpath("codec_tables.json.gz")
+    with ref.open("rb") as fh:
+        return json.loads(gzip.decompress(fh.read()).decode("utf-8"))["codecs"]
+
+
+def codec_name(name: str) -> str:
+    name = name.lower().replace("_", "-") if name.lower() != "shift_jis" else "shift_jis"
+    return ALIASES.get(name, name)
+
+
+class Decoder:
+    """One wrong decoder: ``pieces`` says what each stretch of bytes became."""
+
+    def __init__(self, name: str) -> None:
+        self.name = codec_name(name)
+        table = _tables()[self.name]
+        self.kind = table["kind"]
+        if self.kind == "utf-8":
+            self.leads = {int(k, 16): tuple(v) for k, v in table["leads"].items()}
+            self.widths = (1, 2, 3)
+        else:
+            single = table["single"]
+            self.single = tuple(single)
+            self.pairs = {int(k, 16): row for k, row in table["pairs"].items()}
+            self.wide = {bytes.fromhex(k): v for k, v in table["wide"].items()}
+            self.four_byte = bool(table.get("four_byte"))
+            self.widths = (1,)
+
+    def pieces(self, data: bytes) -> list[tuple[int, int, str]]:
+        """(start, end, text) for each piece of output; U+FFFD where the decoder gave up."""
+        return self._utf8(data) if self.kind == "utf-8" else self._table(data)
+
+    def decode(self, data: bytes, errors: str = "replace") -> str:
+        """What Python's decoder writes, with ``errors`` "replace", "ignore" or "?"
+        (a converter that writes ``?`` for what it cannot read)."""
+        sub = {"replace": REPLACEMENT, "ignore": "", "?": "?"}[errors]
+        return "".join(sub if t == REPLACEMENT else t for _, _, t in self.pieces(data))
+
+    def first(self, data: bytes, pos: int = 0) -> tuple[int, str]:
+        """(length, text) of the piece the decoder reads at ``pos``."""
+        if self.kind == "utf-8":
+            return self._utf8_one(data, pos)
+        return self._table_one(data, pos)
+
+    def _table(self, data: bytes) -> list[tuple[int, int, str]]:
+        out = []
+        i, n = 0, len(data)
+        while i < n:
+            k, t = self._table_one(data, i)
+            out.append((i, i + k, t))
+            i += k
+        return out
+
+    def _table_one(self, data: bytes, i: int) -> tuple[int, str]:
+        b = data[i]
+        ch = self.single[b]
+        if ch is not None:
+            return 1, ch
+        row = self.pairs.get(b)
+        if row is not None and i + 1 < len(data):
+            t = row[data[i + 1]]
+            if t != INVALID:
+                return 2, self.wide.get(data[i : i + 2], t)
+        if self.four_byte:
+            return self._four_byte(data, i)
+        return 1, REPLACEMENT
+
+    def _four_byte(self, data: bytes, i: int) -> tuple[int, str]:
+        """GB18030's four-byte sequences and its errors, asked of the codec itself
+        (1.6 million sequences are no table to ship; its rule for a sequence cut
+        short is its own)."""
+        window = data[i : i + 4]
+        try:
+            return 4, window.decode(self.name)
+        except UnicodeDecodeError as err:
+            if err.start > 0:
+                return err.start, window[: err.start].decode(self.name)[:1]
+            if len(window) < 4 and i + len(window) == len(data):
+                # A sequence cut at the end of the input is one replacement.
+                return err.end, REPLACEMENT
+            return max(1, err.end - err.start), REPLACEMENT
+
+    def _utf8(self, data: bytes) -> list[tuple[int, int, str]]:
+        out = []
+        i, n = 0, len(data)
+        while i < n:
+            k, t = self._utf8_one(data, i)
+            out.append((i, i + k, t))
+            i += k
+        return out
+
+    def _utf8_one(self, data: bytes, i: int) -> tuple[int, str]:
+        rule = self.leads.get(data[i])
+        if rule is None:
+            return 1, REPLACEMENT
+        length, lo, hi = rule
+        if length == 1:
+            return 1, chr(data[i])
+        j = i + 1
+        for k in range(1, length):
+            if j >= len(data):
+                return j - i, REPLACEMENT
+            c = data[j]
+            if not ((lo <= c <= hi) if k == 1 else (0x80 <= c <= 0xBF)):
+                return j - i, REPLACEMENT
+            j += 1
+        return length, data[i:j].decode("utf-8")
+
+
+@lru_cache(maxsize=None)
+def decoder(name: str) -> Decoder:
+    return Decoder(name)
+
+
+DECODERS = ("gbk", "gb2312", "gb18030", "big5", "cp950", "big5hkscs", "utf-8", "cp1252", "latin-1", "shift_jis")
