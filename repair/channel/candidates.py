@@ -19,9 +19,6 @@ from functools import lru_cache
 
 from repair.plausibility import char_logp_table
 
-# A pattern with no known byte at all fits thousands of characters: the
-# search keeps this many (they are listed, never applied with confidence).
-MAX_CANDIDATES = 300
 PUNCTUATION = "，。、；：？！「」『』（）《》〈〉【】…—·．,.;:?!()[]\"' "
 
 
@@ -34,7 +31,8 @@ def _inventory() -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=16)
-def _encodings(codec: str) -> dict[str, bytes]:
+def encodings(codec: str) -> dict[str, bytes]:
+    """The bytes of every candidate character in ``codec``."""
     out = {}
     for ch in _inventory():
         try:
@@ -48,11 +46,11 @@ def _encodings(codec: str) -> dict[str, bytes]:
 def _index(codec: str, length: int, mask: tuple[bool, ...]) -> dict[tuple[int, ...], tuple[str, ...]]:
     """Characters of ``length`` bytes keyed by their bytes where ``mask`` is True."""
     index: dict[tuple[int, ...], list[str]] = defaultdict(list)
-    for ch, data in _encodings(codec).items():
+    for ch, data in encodings(codec).items():
         # A lost character is text: white space and controls are no candidates.
         if len(data) == length and not unicodedata.category(ch)[0] in "ZC":
             index[tuple(b for b, known in zip(data, mask, strict=True) if known)].append(ch)
-    return {k: tuple(v[:MAX_CANDIDATES]) for k, v in index.items()}
+    return {k: tuple(v) for k, v in index.items()}
 
 
 @lru_cache(maxsize=1 << 18)

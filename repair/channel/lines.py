@@ -23,6 +23,7 @@ from repair.channel.forward import Channel
 from repair.channel.scorer import scorer_for
 from repair.channel.search import Reading, read
 from repair.channel.tables import REPLACEMENT, decoder
+from repair.plausibility import char_logp
 
 # (true, wrong) pairs users' software produces, most common first.  GBK
 # stands for GB2312 and GB18030 as true codecs (it encodes what they encode,
@@ -123,44 +124,68 @@ def _cheap(line: str, channel: Channel) -> float | None:
         return None
     true = decoder(channel.true)
     good = bad = 0
+    logp = 0.0
     changed = False
     for k, data in enumerate(segments):
         pieces = true.pieces(bytes(data))
-        for n, (a, b, t) in enumerate(pieces):
+        for a, b, t in pieces:
             if t == REPLACEMENT:
                 near_hole = (k > 0 and a < 3) or (k < len(segments) - 1 and b > len(data) - 3)
                 if not near_hole:
                     bad += 1
                 continue
             good += 1
+            logp += char_logp(t)
             changed = changed or b - a > 1 or not t.isascii()
     if not changed:
         return None  # a reading that changes nothing is no reading
     if channel.errors == "ignore" and bad == 0:
         return None  # nothing was dropped: the lossless hypothesis covers it
-    return (good - 0.0) / (good + bad + foreign) if good + bad + foreign else None
+    total = good + bad + foreign
+    if not total or good < MIN_GOOD_SHARE * total:
+        return None
+    # How much the rough reading looks like text, per character read.
+    return (logp + (bad + foreign) * CHEAP_ERROR_LOGP) / total
 
 
 MIN_UTF8_MARK_SHARE = 0.2
+MIN_GOOD_SHARE = 0.5
+CHEAP_ERROR_LOGP = -8.0
+
+
+def _core(line: str) -> str:
+    """The densest cluster of improbable characters in a line, with a little
+    around it: a garbled field in a clean line is judged on itself, not on
+    the clean text (or a rare character) beside it."""
+    from repair.redecode import suspicious_stretches
+
+    found = suspicious_stretches(line)
+    if not found:
+        return line
+    st = max(found, key=lambda st: st.suspicious)
+    return line[max(0, st.start - 2) : st.end + 3]
 
 
 def hypotheses(line: str) -> list[Channel]:
+    line = _core(line)
     scored = []
     seen = set()
     for true, wrong in PAIRS:
         for mode in _modes(line):
             ch = Channel(true, wrong, mode)
-            # A wider decoder that writes this line with the same bytes as a
-            # narrower one is the same hypothesis (GB18030 over GBK).
+            # A wider decoder that writes a lossless line with the same bytes
+            # as a narrower one is the same hypothesis (GB18030 over GBK); with
+            # marks they differ in what they rejected (GB2312 far more than GBK).
             try:
-                key = (true, mode, line.replace(REPLACEMENT, "").encode(decoder(wrong).name))
+                lossless = REPLACEMENT not in line and "?" not in line
+                key = (true, mode, line.encode(decoder(wrong).name) if lossless else wrong)
             except UnicodeEncodeError:
                 key = (true, mode, wrong)
             if key in seen:
                 continue
             seen.add(key)
             got = _cheap(line, ch)
-            if got is not None and got >= 0.5:
+            if got is not None:
                 scored.append((got, ch))
     scored.sort(key=lambda sc: -sc[0])
     return [ch for _, ch in scored[:MAX_SEARCHED]]
@@ -169,34 +194,49 @@ def hypotheses(line: str) -> list[Channel]:
 def read_line(line: str, scorer, *, offset: int = 0, doc_script: str = "neutral") -> list[Segment]:
     """The garbled stretches of one line, read under the hypothesis that explains most."""
     best: list[Segment] = []
-    for channel in hypotheses(line):
+    found = hypotheses(line)
+    for n, channel in enumerate(found):
         segments = _segments(line, read(line, channel, scorer), scorer, offset, doc_script)
         if sum(s.gain for s in segments) > sum(s.gain for s in best):
             best = segments
+        same_bytes = n + 1 < len(found) and found[n + 1].true == channel.true
+        if _settled(line, best) and not same_bytes:
+            break  # cheapest first: a hypothesis that reads the whole line ends the search
     return best
+
+
+def _rough_reading(line: str) -> str:
+    found = hypotheses(line)
+    if not found:
+        return ""
+    ch = found[0]
+    data = b"".join(c.encode(decoder(ch.wrong).name, errors="ignore") for c in line if c not in (REPLACEMENT, "?"))
+    return decoder(ch.true).decode(data, "ignore")
+
+
+def _settled(line: str, segments: list[Segment]) -> bool:
+    covered = sum(s.end - s.start for s in segments)
+    unread = sum(s.after.count(REPLACEMENT) for s in segments)
+    return covered >= 0.8 * len(line) and unread == 0
 
 
 def read_text(text: str, lm, *, doc_script: str = "neutral") -> list[Segment]:
     """Every garbled stretch of ``text`` with its reading, line by line.
 
-    A document garbled whole shows no script of its own; its readings do.
-    Where they decide it, the lines whose bytes lost characters are read again
-    in that script (a lost character of a traditional text is traditional).
+    A document garbled whole shows no script of its own; a rough reading of
+    its lines (the best hypothesis, lost bytes skipped) does, and the search
+    reads lost characters in that script (a traditional text lost traditional ones).
     """
     from repair.plausibility import script_of
 
     lines = [m for m in LINE_RE.finditer(text) if suspect(m.group(0))]
     if not lines:
         return []
-    scorer = scorer_for(lm, text, doc_script)
+    script = doc_script
+    if script == "neutral":
+        script = script_of("".join(_rough_reading(m.group(0)) for m in lines[:200]), min_evidence=10)
+    scorer = scorer_for(lm, text, script)
     found = [read_line(m.group(0), scorer, offset=m.start(), doc_script=doc_script) for m in lines]
-    if doc_script == "neutral" and lm is not None:
-        script = script_of("".join(s.after for segs in found for s in segs), min_evidence=10)
-        if script != "neutral":
-            scorer = scorer_for(lm, text, script)
-            for i, m in enumerate(lines):
-                if any(s.lost for s in found[i]):
-                    found[i] = read_line(m.group(0), scorer, offset=m.start(), doc_script=doc_script)
     return [s for segs in found for s in segs]
 
 

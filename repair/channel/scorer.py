@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
 
-from repair.charclass import is_han
+from repair.charclass import HAN_RANGES
 from repair.plausibility import char_logp
 
 # Log10 cost of a character the wrong decoder left as U+FFFD in a reading:
@@ -79,6 +79,14 @@ def model_token(ch: str) -> str:
     from repair.lm.tokens import to_traditional
 
     return to_traditional(ch)
+
+
+def is_han(ch: str) -> bool:
+    """A Han character (the fast test: the search asks it millions of times)."""
+    cp = ord(ch)
+    if cp < 0x3400:
+        return False
+    return any(lo <= cp <= hi for lo, hi in HAN_RANGES)
 
 
 class UnigramScorer:

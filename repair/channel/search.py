@@ -29,7 +29,7 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from repair.channel.candidates import exact, fitting, max_length
+from repair.channel.candidates import encodings, exact, fitting, max_length
 from repair.channel.forward import Channel
 from repair.channel.scorer import UNREAD_LOGP, ModelScorer, UnigramScorer
 from repair.channel.tables import REPLACEMENT, decoder
@@ -38,6 +38,9 @@ BEAM = 6
 # Candidates per lost character the search carries (most frequent first);
 # the rescoring after the search ranks all of them.
 SEARCH_CANDIDATES = 48
+# A character none of whose bytes survived is a guess whatever the search
+# does: it carries the few most frequent, to keep the context going.
+BLIND_CANDIDATES = 8
 # Log10 cost of leaving clean text for a reading (and of coming back).
 SWITCH = 3.0
 # Log10 cost of a byte the decoder dropped where the hypothesis says it may have.
@@ -47,6 +50,10 @@ ERROR_LOGP = UNREAD_LOGP - 3.0
 # Softmax temperature of the posterior over a lost character's candidates.
 TEMPERATURE = 1.0
 CONTEXT = 10
+
+
+# The cell of an observed character the wrong decoder cannot have written.
+FOREIGN = -(10**6)
 
 
 @dataclass(frozen=True)
@@ -87,7 +94,9 @@ def build_lattice(observed: str, channel: Channel) -> Lattice:
         try:
             data = ch.encode(wrong.name)
         except UnicodeEncodeError:
+            # No byte of the wrong decoder writes it: it can only stay as it is.
             lat.foreign.add(k)
+            lat.cells.append(FOREIGN)
             continue
         lat.cells += list(data)
     lat.item_start.append(len(lat.cells))
@@ -167,6 +176,10 @@ class _Walker:
         self.true = channel.true
         self.wrong = decoder(channel.wrong)
         self.maxlen = max_length(channel.true)
+        # How many bytes a Han character takes in the true codec.
+        self.typical = 3 if channel.true == "utf-8" else 2
+        self._checked: dict[tuple[int, bytes], bool] = {}
+        self._masks: dict[int, list[bool]] = {}
         self.hole_at = {}
         for h, hole in enumerate(lat.holes):
             for j in range(max(hole.widths)):
@@ -206,6 +219,8 @@ class _Walker:
             if q >= self.n:
                 continue
             c = self.cells[q]
+            if c == FOREIGN:
+                continue
             nexts = []
             if c >= 0:
                 nexts.append((q + 1, pattern + (c,), lost))
@@ -228,21 +243,30 @@ class _Walker:
             by_hole.setdefault(h, []).append((j, i))
         last = len(data) - 1
         for h, items in by_hole.items():
-            items.sort()
             if items[0][0] != 0:
                 continue  # the hole began in the character before: its bytes are not all here
             width = len(items)
             hole = self.lat.holes[h]
-            ends_here = items[-1][1] == last
-            if ends_here and width < max(hole.widths):
+            if items[-1][1] == last and width < max(hole.widths):
                 continue  # the hole may go on into the next character
             if width not in hole.widths:
                 return False
-            window = bytes(data[i] for _, i in items) + self._known_after(hole.end)
-            got_len, got = self.wrong.first(window)
-            if got != REPLACEMENT or got_len != width:
+            key = (h, bytes(data[i] for _, i in items))
+            ok = self._checked.get(key)
+            if ok is None:
+                got_len, got = self.wrong.first(key[1] + self._known_after(hole.end))
+                ok = self._checked[key] = got == REPLACEMENT and got_len == width
+            if not ok:
                 return False
         return True
+
+    def mask(self, h: int) -> list[bool]:
+        """For a one-byte hole: which byte values the wrong decoder replaces there."""
+        got = self._masks.get(h)
+        if got is None:
+            follow = self._known_after(self.lat.holes[h].end)
+            got = self._masks[h] = [self.wrong.first(bytes([b]) + follow) == (1, REPLACEMENT) for b in range(256)]
+        return got
 
     def _known_after(self, q: int) -> bytes:
         out = []
@@ -265,6 +289,9 @@ def read(observed: str, channel: Channel, scorer: ModelScorer | UnigramScorer, *
     # beams[p]: (mode, history) -> (score, lm state, back pointer)
     beams: list[dict] = [dict() for _ in range(n + 1)]
     beams[0][("c", "")] = (0.0, scorer.start(), None)
+    # The model's answer for a character after a history, asked once.  (The
+    # history names the state: the model sees at most order-1 tokens back.)
+    steps: dict[str, dict[str, tuple[float, object, str]]] = {}
     order = max(1, scorer.order - 1)
     for p in range(n + 1):
         beam = beams[p]
@@ -292,13 +319,19 @@ def read(observed: str, channel: Channel, scorer: ModelScorer | UnigramScorer, *
                 continue
             # Read a character of the true codec.
             enter = SWITCH if mode == "c" and not whole else 0.0
+            memo = steps.get(hist)
+            if memo is None:
+                memo = steps[hist] = {}
             for end, lossy, drops, cands, listed in options:
                 base = score - enter + drops * DROP_LOGP
                 for c in cands:
-                    lp, st, tok = scorer.step(state, c)
+                    got = memo.get(c)
+                    if got is None:
+                        got = memo[c] = scorer.step(state, c)
+                    lp, st, tok = got
                     _push(beams[end], "g", _hist(hist, tok, order), base + lp, st, (back, c, p, end, lossy, False, listed))
             # A byte the true codec cannot read at all: an unread character.
-            if mode == "g" or whole:
+            if (mode == "g" or whole) and lat.cells[p] != FOREIGN:
                 _push(beams[p + 1], "g", "", score + ERROR_LOGP, scorer.start(), (back, REPLACEMENT, p, p + 1, False, False, ()))
     final = beams[n]
     clean_score = _clean_score(observed, scorer)
@@ -329,16 +362,32 @@ def _options(walker: _Walker, p: int) -> list[tuple[int, bool, int, tuple[str, .
         cands = fitting(walker.true, pattern)
         drops = 0
         if lost:
-            ok = []
-            for c in cands:
-                if walker.rejected(lost, c.encode(walker.true)):
-                    ok.append(c)
-                    if len(ok) >= LISTED:
-                        break
-            cands = tuple(ok)
+            enc = encodings(walker.true)
+            if all(max(holes[h].widths) == 1 for h, _, _ in lost):
+                # Lost bytes of one-byte holes: a table lookup per byte, over
+                # every character that fits the known bytes.
+                masks = [(walker.mask(h), i) for h, _, i in lost]
+                ok = []
+                for c in cands:
+                    data = enc[c]
+                    if all(m[data[i]] for m, i in masks):
+                        ok.append(c)
+                        if len(ok) >= LISTED:
+                            break
+                cands = tuple(ok)
+            else:
+                # Holes of several widths (a UTF-8 decoder's): the most frequent are checked.
+                known = sum(b is not None for b in pattern)
+                tried = LISTED if len(pattern) - known <= 1 else SEARCH_CANDIDATES if known else BLIND_CANDIDATES * 2
+                cands = tuple(c for c in cands[:tried] if walker.rejected(lost, enc[c]))
             drops = sum(1 for h, j, _ in lost if j == 0 and holes[h].optional)
+            if not cands and len(pattern) == walker.typical:
+                # Bytes lost so that no character fits: one unread character.
+                out.append((end, False, drops, (REPLACEMENT,), ()))
+                continue
         if cands:
-            out.append((end, bool(lost), drops, cands[:SEARCH_CANDIDATES], cands if lost else ()))
+            searched = SEARCH_CANDIDATES if any(b is not None for b in pattern) else BLIND_CANDIDATES
+            out.append((end, bool(lost), drops, cands[:searched], cands if lost else ()))
     return out
 
 

@@ -19,6 +19,8 @@ from functools import partial
 
 import ftfy
 
+from repair.channel.calibration import confidence as channel_confidence
+from repair.channel.lines import Segment, read_text
 from repair.charclass import is_han
 from repair.codecs import CONFUSIONS, LOSSY_SIGNATURES, Confusion
 from repair.families.base import Document, Proposal
@@ -338,7 +340,12 @@ class CodecConfusion:
 
     def detect(self, doc: Document) -> list[Span]:
         text = doc.text
-        spans: list[Span] = []
+        # Lines and fields garbled by one channel, read by the channel's search
+        # (lossy or not); what it leaves is searched below, stretch by stretch.
+        spans: list[Span] = [
+            Span(seg.start, seg.end, self.kind, seg.before, {"segment": seg})
+            for seg in read_text(text, doc.lm, doc_script=doc.script)
+        ]
         for pattern, note in LOSSY_RES:
             for m in pattern.finditer(text):
                 if not any(s.start < m.end() and m.start() < s.end for s in spans):
@@ -416,6 +423,8 @@ class CodecConfusion:
         return None if best is None else best[1:]
 
     def propose(self, span: Span, doc: Document) -> Proposal:
+        if "segment" in span.info:
+            return _propose_segment(span.info["segment"], doc)
         if "lossy" in span.info:
             return Proposal(note=f"left marked: {span.info['lossy']}", detail={"lossy": span.info["lossy"]})
         out = span.info["reading"]
@@ -431,3 +440,45 @@ class CodecConfusion:
             note=f"re-decoded: {source}",
             detail={"codecs": span.info["codecs"]},
         )
+
+
+# Candidates listed in the report for each character whose bytes were lost.
+LISTED = 10
+
+
+def _propose_segment(seg: Segment, doc: Document) -> Proposal:
+    """A reading by the channel's search: written where the bytes fix it and
+    where a lost character's calibrated confidence reaches the threshold;
+    every other lost character is marked, with its candidates."""
+    channel = seg.channels[0]
+    out = list(seg.after)
+    slots = []
+    written = []
+    for k, ranked in sorted(seg.lost.items()):
+        conf = channel_confidence(ranked[0][1], channel)
+        if conf >= doc.settings.min_confidence:
+            written.append(conf)
+            continue
+        out[k] = doc.settings.placeholder
+        listed = [[c, round(p, 4)] for c, p in ranked[:LISTED]]
+        slots.append(Slot(k, 1, 1, "character whose bytes the channel lost", {"candidates": listed, "confidence": conf}))
+    for k, c in enumerate(seg.after):
+        if c == "\ufffd":
+            out[k] = doc.settings.placeholder
+            slots.append(Slot(k, 1, 1, "character the true codec could not read"))
+    after = "".join(out)
+    detail = {
+        "channel": channel.label,
+        "codecs": [],
+        "true": channel.true,
+        "wrong": channel.wrong,
+        "errors": channel.errors,
+        "lost": {str(k): [[c, round(p, 4)] for c, p in ranked[:LISTED]] for k, ranked in sorted(seg.lost.items())},
+    }
+    return Proposal(
+        (Candidate(after, seg.gain, channel.label),),
+        min(written, default=1.0),
+        tuple(sorted(slots, key=lambda s: s.offset)),
+        note=f"re-decoded: {channel.label}",
+        detail=detail,
+    )

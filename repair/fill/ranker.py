@@ -20,6 +20,7 @@ from itertools import pairwise
 
 import numpy as np
 
+from repair.channel.calibration import observed_accuracy
 from repair.codecs import encodable
 from repair.fill.channel import FILLABLE, candidate_set, narrow_code_page, split_candidates
 from repair.fill.code_pairs import PAIR_KINDS, common_following_char, pair_reading
@@ -143,15 +144,6 @@ def posterior(scores: Sequence[float], temperature: float = TEMPERATURE) -> np.n
         return s
     w = np.exp(math.log(10) * (s - s.max()) / temperature)
     return w / w.sum()
-
-
-def observed_accuracy(raw: float, table: Sequence[tuple[float, int, int]]) -> float:
-    """The share of right answers in the reliability bin of ``raw``, shrunk: (right+1)/(n+2).
-
-    ``table`` rows are (lower bound of the raw posterior, cases, right), ascending.
-    """
-    n, k = next((n, k) for lo, n, k in reversed(table) if raw >= lo)
-    return (k + 1) / (n + 2)
 
 
 def calibrated(raw: float, channel: str = "any character") -> float:
