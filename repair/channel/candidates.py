@@ -8,7 +8,7 @@ frequent first (the prior of ``repair.plausibility``) and limited to the
 characters of the corpus table, plus ASCII and CJK punctuation.
 
 >>> fitting("utf-8", (0xE5, None, 0xB8))[:3]
-('學', '宸', '嬸')
+('司', '常', '學')
 """
 
 from __future__ import annotations

@@ -72,6 +72,9 @@ class Segment:
     gain: float
     # For each character of ``after`` whose bytes were lost: its ranked candidates with posteriors.
     lost: dict[int, list[tuple[str, float]]] = field(default_factory=dict)
+    # Debris no reading was good enough for: marked, with the best reading found.
+    reading: str = ""
+    marked_only: bool = False
 
 
 def _improbable_re():
@@ -135,7 +138,9 @@ def _cheap(line: str, channel: Channel) -> float | None:
                     bad += 1
                 continue
             good += 1
-            logp += char_logp(t)
+            # A ? read as itself between characters is a loss more often than
+            # a question: it counts as an improbable character here.
+            logp += char_logp(t) if t != "?" else LITERAL_QUESTION_LOGP
             changed = changed or b - a > 1 or not t.isascii()
     if not changed:
         return None  # a reading that changes nothing is no reading
@@ -151,23 +156,36 @@ def _cheap(line: str, channel: Channel) -> float | None:
 MIN_UTF8_MARK_SHARE = 0.2
 MIN_GOOD_SHARE = 0.5
 CHEAP_ERROR_LOGP = -8.0
+LITERAL_QUESTION_LOGP = -5.0
+# Log10 per character the rough reading must beat the core as written by.
+MIN_CHEAP_GAIN = 1.0
 
 
-def _core(line: str) -> str:
-    """The densest cluster of improbable characters in a line, with a little
-    around it: a garbled field in a clean line is judged on itself, not on
-    the clean text (or a rare character) beside it."""
+def _core_span(line: str) -> tuple[int, int]:
+    """The densest cluster of improbable characters in a line: a garbled field
+    in a clean line is judged on itself, not on the clean text (or a rare
+    character) beside it."""
     from repair.redecode import suspicious_stretches
 
     found = suspicious_stretches(line)
     if not found:
-        return line
+        return 0, len(line)
     st = max(found, key=lambda st: st.suspicious)
-    return line[max(0, st.start - 2) : st.end + 3]
+    return st.start, st.end
+
+
+def _core(line: str) -> str:
+    a, b = _core_span(line)
+    return line[a:b]
 
 
 def hypotheses(line: str) -> list[Channel]:
+    """The channels worth searching for ``line``, best first: those whose rough
+    reading of its improbable core looks more like text than the core itself."""
     line = _core(line)
+    if not line:
+        return []
+    own = sum(_written_logp(c) for c in line) / len(line)
     scored = []
     seen = set()
     for true, wrong in PAIRS:
@@ -185,7 +203,7 @@ def hypotheses(line: str) -> list[Channel]:
                 continue
             seen.add(key)
             got = _cheap(line, ch)
-            if got is not None:
+            if got is not None and got >= own + MIN_CHEAP_GAIN:
                 scored.append((got, ch))
     scored.sort(key=lambda sc: -sc[0])
     return [ch for _, ch in scored[:MAX_SEARCHED]]
@@ -195,14 +213,87 @@ def read_line(line: str, scorer, *, offset: int = 0, doc_script: str = "neutral"
     """The garbled stretches of one line, read under the hypothesis that explains most."""
     best: list[Segment] = []
     found = hypotheses(line)
+    fallback = None
     for n, channel in enumerate(found):
-        segments = _segments(line, read(line, channel, scorer), scorer, offset, doc_script)
+        reading = read(line, channel, scorer)
+        if fallback is None:
+            fallback = reading
+        segments = _segments(line, reading, scorer, offset, doc_script)
         if sum(s.gain for s in segments) > sum(s.gain for s in best):
             best = segments
         same_bytes = n + 1 < len(found) and found[n + 1].true == channel.true
         if _settled(line, best) and not same_bytes:
             break  # cheapest first: a hypothesis that reads the whole line ends the search
+    if best:
+        best += _edge_debris(line, best, offset)
+    if not best and _debris(_core(line)):
+        # Garbage is never left unmarked: what no channel reads well enough to
+        # write is marked (every improbable cluster of the window, and what
+        # lies between), with the best reading found if there is one.
+        a, b = _debris_span(line)
+        channel = fallback.channel if fallback is not None else None
+        reading = fallback.text if fallback is not None else ""
+        best = [Segment(offset + a, offset + b, line[a:b], line[a:b], (channel,) if channel else (), 0.0, {}, reading, True)]
     return best
+
+
+# Debris that is marked even when no reading of it is good enough to write:
+# this many different improbable characters, this improbable on the whole.
+MIN_DEBRIS_KINDS = 3
+MAX_DEBRIS_MEAN = -4.5
+
+
+def _improbable_at(line: str, i: int) -> bool:
+    c = line[i]
+    return c not in SEPARATORS and (char_logp(c) <= -5.0 or c in ("?", REPLACEMENT))
+
+
+def _edge_debris(line: str, segments: list[Segment], offset: int) -> list[Segment]:
+    """Improbable characters right beside a reading that it did not take in
+    (the bytes of a cut character at a line's end): marked, never left bare."""
+    out = []
+    taken = [(s.start - offset, s.end - offset) for s in segments]
+    for a, b in taken:
+        for lo, hi, step in ((b, len(line), 1), (a - 1, -1, -1)):
+            i = lo
+            while i != hi and _improbable_at(line, i) and not any(x <= i < y for x, y in taken):
+                i += step
+            x, y = (lo, i) if step == 1 else (i + 1, lo + 1)
+            if y > x:
+                taken.append((x, y))
+                out.append(Segment(offset + x, offset + y, line[x:y], line[x:y], (), 0.0, {}, "", True))
+    return out
+
+
+def _debris_span(line: str) -> tuple[int, int]:
+    from repair.redecode import suspicious_stretches
+
+    found = suspicious_stretches(line)
+    if not found:
+        return 0, len(line)
+    a, b = min(st.start for st in found), max(st.end for st in found)
+    # Debris at the ends that is no Han text of the line's own (a kana, a Latin
+    # letter cut out of a pair) goes with it.
+    while a > 0 and line[a - 1] not in SEPARATORS and (char_logp(line[a - 1]) <= -5.0 or line[a - 1] in "?\ufffd"):
+        a -= 1
+    while b < len(line) and line[b] not in SEPARATORS and (char_logp(line[b]) <= -5.0 or line[b] in "?\ufffd"):
+        b += 1
+    return a, b
+
+
+SEPARATORS = frozenset("\t\n\v\f\r \u3000")
+
+
+def _debris(core: str) -> bool:
+    if len(core) < MIN_DEBRIS_KINDS:
+        return False
+    odd = {c for c in core if char_logp(c) <= -5.0 or c in (REPLACEMENT, "?")}
+    return len(odd) >= MIN_DEBRIS_KINDS and sum(_written_logp(c) for c in core) / len(core) <= MAX_DEBRIS_MEAN
+
+
+def _written_logp(ch: str) -> float:
+    """The prior of a character as written; a ? or U+FFFD amid garbled text is a loss."""
+    return LITERAL_QUESTION_LOGP if ch in ("?", REPLACEMENT) else char_logp(ch)
 
 
 def _rough_reading(line: str) -> str:
@@ -229,15 +320,44 @@ def read_text(text: str, lm, *, doc_script: str = "neutral") -> list[Segment]:
     """
     from repair.plausibility import script_of
 
-    lines = [m for m in LINE_RE.finditer(text) if suspect(m.group(0))]
-    if not lines:
+    windows = [w for m in LINE_RE.finditer(text) if suspect(m.group(0)) for w in _windows(m.group(0), m.start())]
+    if not windows:
         return []
     script = doc_script
     if script == "neutral":
-        script = script_of("".join(_rough_reading(m.group(0)) for m in lines[:200]), min_evidence=10)
-    scorer = scorer_for(lm, text, script)
-    found = [read_line(m.group(0), scorer, offset=m.start(), doc_script=doc_script) for m in lines]
-    return [s for segs in found for s in segs]
+        script = script_of("".join(_rough_reading(w) for w, _ in windows[:200]), min_evidence=10)
+    scorer = None
+    found: list[Segment] = []
+    for window, offset in windows:
+        if not hypotheses(window) and not _debris(_core(window)):
+            continue  # the common case on clean text: nothing reads better
+        if scorer is None:
+            scorer = scorer_for(lm, text, script)
+        found += read_line(window, scorer, offset=offset, doc_script=doc_script)
+    return found
+
+
+# Clean text kept on each side of a suspicious stretch when it is read: a
+# garbled field may hold probable characters at its ends.
+MARGIN = 40
+
+
+def _windows(line: str, offset: int) -> list[tuple[str, int]]:
+    """The stretches of a line worth reading, with their offsets: its improbable
+    clusters with a margin, merged (a garbled line is one window; a long clean
+    paragraph with one odd word costs a window of a few dozen characters)."""
+    from repair.redecode import suspicious_stretches
+
+    spans: list[list[int]] = []
+    stretches = [(st.start, st.end) for st in suspicious_stretches(line)]
+    stretches += [(i, i + 1) for i, c in enumerate(line) if c == REPLACEMENT]
+    for a, b in sorted(stretches):
+        a, b = max(0, a - MARGIN), min(len(line), b + MARGIN)
+        if spans and a <= spans[-1][1]:
+            spans[-1][1] = max(spans[-1][1], b)
+        else:
+            spans.append([a, b])
+    return [(line[a:b], offset + a) for a, b in spans]
 
 
 def _segments(line: str, reading: Reading, scorer, offset: int, doc_script: str) -> list[Segment]:

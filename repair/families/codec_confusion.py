@@ -450,6 +450,17 @@ def _propose_segment(seg: Segment, doc: Document) -> Proposal:
     """A reading by the channel's search: written where the bytes fix it and
     where a lost character's calibrated confidence reaches the threshold;
     every other lost character is marked, with its candidates."""
+    if seg.marked_only:
+        if not seg.channels:
+            return Proposal(note="left marked: garbled text that no codec channel reads", detail={"codecs": []})
+        channel = seg.channels[0]
+        return Proposal(
+            (Candidate(seg.reading, 0.0, channel.label),),
+            0.0,
+            note=f"left marked: garbled text; the best reading ({channel.label}) is not good enough to write",
+            detail={"channel": channel.label, "codecs": [], "true": channel.true, "wrong": channel.wrong,
+                    "errors": channel.errors, "reading": seg.reading},
+        )
     channel = seg.channels[0]
     out = list(seg.after)
     slots = []
