@@ -17,11 +17,13 @@ posterior among the channel's candidates.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 
 from repair.channel.forward import Channel
 from repair.channel.scorer import scorer_for
 from repair.channel.search import Reading, read
+from repair.channel.scorer import is_han
 from repair.channel.tables import REPLACEMENT, decoder
 from repair.plausibility import char_logp
 
@@ -285,10 +287,16 @@ SEPARATORS = frozenset("\t\n\v\f\r \u3000")
 
 
 def _debris(core: str) -> bool:
+    """Whether a cluster is garbage rather than rare words: improbable on the
+    whole, and holding what no clean text holds between Han characters (a
+    kana, a symbol, a Latin letter, a ? or U+FFFD).  A run of rare Han
+    characters alone (戛擊柷敔, 湎酗) is a classical text's vocabulary."""
     if len(core) < MIN_DEBRIS_KINDS:
         return False
     odd = {c for c in core if char_logp(c) <= -5.0 or c in (REPLACEMENT, "?")}
-    return len(odd) >= MIN_DEBRIS_KINDS and sum(_written_logp(c) for c in core) / len(core) <= MAX_DEBRIS_MEAN
+    if len(odd) < MIN_DEBRIS_KINDS or sum(_written_logp(c) for c in core) / len(core) > MAX_DEBRIS_MEAN:
+        return False
+    return any(not is_han(c) and not c.isspace() and unicodedata.category(c)[0] != "P" or c == "?" for c in core)
 
 
 def _written_logp(ch: str) -> float:
