@@ -276,28 +276,49 @@ def markdown(results: dict) -> str:
     return "\n".join(rows)
 
 
+CUTS = (0.5, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995, 0.999, 0.9999)
+# A cut is taken only where it keeps to 1% wrong pooled and in every seed's
+# run, over at least this many readings.
+MIN_ROWS = 30
+
+
 def calibrate(args, cases) -> None:
-    """Reliability of the raw posterior per channel group, per seed, at the cuts tried."""
+    """Reliability of the raw posterior per channel group: the rows of
+    repair/channel/calibration.py, printed as Python and saved as JSON."""
     repairer = Repairer(min_confidence=1.0)
-    cuts = (0.0, 0.5, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995, 0.999)
-    table: dict = defaultdict(lambda: defaultdict(lambda: [0, 0]))
+    rows: list[tuple[str, int, float, bool]] = []
     for seed in args.seeds:
-        rng = random.Random(seed)
-        paras = pools(args.corpus, rng)
+        paras = pools(args.corpus, random.Random(seed))
         for true, wrong in cases:
             for mode in MODES:
                 docs = make_docs(paras, true, wrong, mode, args.docs, random.Random(f"{seed}:{true}:{wrong}:{mode}"))
-                for g, p, right in calibration_rows(repairer, docs, true, wrong, mode):
-                    for cut in cuts:
-                        if p >= cut:
-                            cell = table[(g, seed)][cut]
-                            cell[0] += 1
-                            cell[1] += right
+                rows += [(g, seed, p, ok) for g, p, ok in calibration_rows(repairer, docs, true, wrong, mode)]
             print(f"seed {seed} {true}>{wrong} done", flush=True)
-    report = {f"{g}|seed{s}": {str(c): v for c, v in rows.items()} for (g, s), rows in table.items()}
-    (RESULTS / "calibration_channel.json").write_text(json.dumps(report, indent=1) + "\n")
-    for key, rows in sorted(report.items()):
-        print(key, " ".join(f"{c}:{r}/{n}" for c, (n, r) in rows.items()))
+    table = {}
+    for g in sorted({r[0] for r in rows}):
+        mine = [r for r in rows if r[0] == g]
+        chosen = None
+        for cut in CUTS:
+            above = [r for r in mine if r[2] >= cut]
+            per_seed = [[r for r in above if r[1] == s] for s in args.seeds]
+            if len(above) >= MIN_ROWS and all(_wrong_share(x) <= 0.01 for x in [above, *per_seed] if x):
+                chosen = cut
+                break
+        low = [r for r in mine if chosen is None or r[2] < chosen]
+        entry = [(0.0, len(low), sum(r[3] for r in low))]
+        if chosen is not None:
+            high = [r for r in mine if r[2] >= chosen]
+            entry.append((chosen, len(high), sum(r[3] for r in high)))
+        table[g] = entry
+    (RESULTS / "calibration_channel.json").write_text(json.dumps(table, indent=1) + "\n")
+    print("RELIABILITY = {")
+    for g, entry in table.items():
+        print(f"    {g!r}: {tuple(tuple(e) for e in entry)!r},")
+    print("}")
+
+
+def _wrong_share(rows: list) -> float:
+    return 1 - sum(r[3] for r in rows) / len(rows)
 
 
 if __name__ == "__main__":

@@ -84,10 +84,13 @@ def two_byte_gbk(ch: str) -> bool:
 
 @dataclass(frozen=True)
 class CodecCase:
-    """One (true, wrong) confusion: text encoded in ``true`` was decoded as ``wrong``.
+    """One (true, wrong, error mode) confusion: text encoded in ``true`` was decoded as ``wrong``.
 
-    ``script`` is the script of the text such a file holds: GBK files are
-    simplified and Big5 files traditional; UTF-8 files may be either.
+    ``errors`` is what the wrong decoder did with bytes it could not read, as
+    users' software does it: U+FFFD (``replace``), ``?`` as converters write,
+    or nothing (``ignore``, ``iconv -c``).  ``script`` is the script of the text
+    such a file holds: GBK files are simplified and Big5 files traditional;
+    UTF-8 files may be either.
     """
 
     label: str
@@ -95,25 +98,32 @@ class CodecCase:
     wrong: str
     rounds: int
     scripts: tuple[str, ...]
+    errors: str = "replace"
 
 
-CP1252 = "sloppy-windows-1252"
+# The strict decoders users' software has (Python's gbk, big5, cp1252 ...),
+# not the permissive gb18030 and big5hkscs, under which nearly every byte pair
+# is valid and garbling looks lossless when in users' files it is not.
 CODEC_CASES: tuple[CodecCase, ...] = (
-    CodecCase("utf-8→gb18030", "utf-8", "gb18030", 1, (SIMPLIFIED,)),
-    CodecCase("utf-8→big5hkscs", "utf-8", "big5hkscs", 1, (TRADITIONAL,)),
-    CodecCase("gb18030→big5hkscs", "gb18030", "big5hkscs", 1, (SIMPLIFIED,)),
-    CodecCase("big5hkscs→gb18030", "big5hkscs", "gb18030", 1, (TRADITIONAL,)),
-    CodecCase("gb18030→cp1252", "gb18030", CP1252, 1, (SIMPLIFIED,)),
-    CodecCase("big5hkscs→cp1252", "big5hkscs", CP1252, 1, (TRADITIONAL,)),
-    CodecCase("utf-8→cp1252", "utf-8", CP1252, 1, (TRADITIONAL, SIMPLIFIED)),
-    CodecCase("utf-8→cp1252×2", "utf-8", CP1252, 2, (TRADITIONAL, SIMPLIFIED)),
+    CodecCase("utf-8→gbk", "utf-8", "gbk", 1, (SIMPLIFIED, TRADITIONAL)),
+    CodecCase("utf-8→gbk (?)", "utf-8", "gbk", 1, (SIMPLIFIED,), "?"),
+    CodecCase("utf-8→gbk (dropped)", "utf-8", "gbk", 1, (TRADITIONAL,), "ignore"),
+    CodecCase("utf-8→big5", "utf-8", "big5", 1, (TRADITIONAL,)),
+    CodecCase("gbk→big5", "gbk", "big5", 1, (SIMPLIFIED,)),
+    CodecCase("big5→gbk", "big5", "gbk", 1, (TRADITIONAL,)),
+    CodecCase("gbk→cp1252", "gbk", "cp1252", 1, (SIMPLIFIED,)),
+    CodecCase("big5→latin-1", "big5", "latin-1", 1, (TRADITIONAL,)),
+    CodecCase("utf-8→cp1252", "utf-8", "cp1252", 1, (TRADITIONAL, SIMPLIFIED)),
+    CodecCase("utf-8→latin-1×2", "utf-8", "latin-1", 2, (TRADITIONAL, SIMPLIFIED)),
 )
 
 
 def garble(text: str, case: CodecCase) -> str:
-    """Run the confusion forward; undecodable bytes become U+FFFD as a real decoder makes them."""
+    """Run the confusion forward with the real decoder and its error mode."""
+    from repair.channel.tables import decoder
+
     for _ in range(case.rounds):
-        text = text.encode(case.true).decode(case.wrong, errors="replace")
+        text = decoder(case.wrong).decode(text.encode(case.true, errors="replace"), case.errors)
     return text
 
 

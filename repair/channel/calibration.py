@@ -2,7 +2,7 @@
 
 The search gives each character whose bytes were lost a posterior among the
 characters the channel allows.  Posteriors are not accuracies: this table is
-what ``benchmarks/calibrate_channel.py`` observed on garbled held-out text,
+what ``benchmarks/channel.py --calibrate`` observed on garbled held-out text,
 per group of channels (what was lost differs: one continuation byte of 64,
 a lead byte, most of the bytes).  Rows are (lower bound of the posterior,
 characters, right), ascending; the confidence reported is (right+1)/(n+2) of
@@ -16,21 +16,24 @@ from collections.abc import Sequence
 
 from repair.channel.forward import Channel
 
-# Filled by benchmarks/calibrate_channel.py; see docs/channel.md.
-RELIABILITY: dict[str, tuple[tuple[float, int, int], ...]] = {
-    "continuation byte lost": ((0.0, 1, 0),),
-    "lead byte lost": ((0.0, 1, 0),),
-    "most bytes lost": ((0.0, 1, 0),),
+# Filled by ``python benchmarks/channel.py --calibrate`` (seeds 1 and 2; the
+# benchmark's seed 0 is not among them).  A group missing here applies nothing.
+RELIABILITY: dict[str, tuple[tuple[float, int, int], ...]] = {}
+
+
+WRONG_GROUPS = {
+    "gbk": "gbk", "cp936": "gbk", "gb18030": "gbk", "gb2312": "gb2312",
+    "big5": "big5", "cp950": "big5", "big5hkscs": "big5", "utf-8": "utf-8", "shift_jis": "shift_jis",
+    "cp1252": "cp1252", "sloppy-windows-1252": "cp1252", "latin-1": "cp1252",
 }
 
 
 def group(channel: Channel) -> str:
-    """Which row of ``RELIABILITY`` a channel's lost characters are judged by."""
-    if channel.true == "utf-8" and channel.wrong not in ("big5", "cp950", "big5hkscs"):
-        return "continuation byte lost"
-    if channel.wrong == "utf-8":
-        return "most bytes lost"
-    return "lead byte lost"
+    """Which row of ``RELIABILITY`` a channel's lost characters are judged by:
+    what was lost differs with the true codec, the wrong decoder and what it
+    did with the bytes it could not read."""
+    true = "gbk" if channel.true in ("gbk", "gb18030", "gb2312") else "big5" if channel.true.startswith("big5") else channel.true
+    return f"{true}>{WRONG_GROUPS.get(channel.wrong, channel.wrong)}>{channel.errors}"
 
 
 def observed_accuracy(raw: float, table: Sequence[tuple[float, int, int]]) -> float:
@@ -46,4 +49,5 @@ def observed_accuracy(raw: float, table: Sequence[tuple[float, int, int]]) -> fl
 
 
 def confidence(raw: float, channel: Channel) -> float:
-    return observed_accuracy(raw, RELIABILITY[group(channel)])
+    rows = RELIABILITY.get(group(channel))
+    return observed_accuracy(raw, rows) if rows else 0.0

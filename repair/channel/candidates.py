@@ -47,8 +47,9 @@ def _index(codec: str, length: int, mask: tuple[bool, ...]) -> dict[tuple[int, .
     """Characters of ``length`` bytes keyed by their bytes where ``mask`` is True."""
     index: dict[tuple[int, ...], list[str]] = defaultdict(list)
     for ch, data in encodings(codec).items():
-        # A lost character is text: white space and controls are no candidates.
-        if len(data) == length and not unicodedata.category(ch)[0] in "ZC":
+        # A lost character is text: Han or punctuation.  Symbols and white
+        # space (○ 〇 ● cost little to a Han-only model) are no candidates.
+        if len(data) == length and unicodedata.category(ch)[0] in "LP" and unicodedata.category(ch) != "Lm":
             index[tuple(b for b, known in zip(data, mask, strict=True) if known)].append(ch)
     return {k: tuple(v) for k, v in index.items()}
 

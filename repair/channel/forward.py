@@ -44,7 +44,8 @@ class Channel:
 
 
 def _display(codec: str) -> str:
-    return {"utf-8": "UTF-8", "gbk": "GBK", "gb18030": "GB18030", "gb2312": "GB2312", "big5": "Big5"}.get(
+    return {"utf-8": "UTF-8", "gbk": "GBK", "gb18030": "GB18030", "gb2312": "GB2312", "big5": "Big5",
+            "sloppy-windows-1252": "windows-1252 (as browsers read it)"}.get(
         codec, codec
     )
 

@@ -33,12 +33,15 @@ from repair.plausibility import char_logp
 PAIRS: tuple[tuple[str, str], ...] = (
     ("utf-8", "gbk"),
     ("utf-8", "cp1252"),
+    ("utf-8", "sloppy-windows-1252"),
     ("utf-8", "latin-1"),
     ("gbk", "big5"),
     ("big5", "gbk"),
     ("utf-8", "big5"),
     ("gbk", "cp1252"),
     ("big5", "cp1252"),
+    ("gbk", "sloppy-windows-1252"),
+    ("big5", "sloppy-windows-1252"),
     ("gbk", "latin-1"),
     ("big5", "latin-1"),
     ("gbk", "utf-8"),
@@ -151,6 +154,10 @@ def _cheap(line: str, channel: Channel) -> float | None:
     total = good + bad + foreign
     if not total or good < MIN_GOOD_SHARE * total:
         return None
+    if channel.true == "utf-8" and bad == 0 and foreign == 0 and wrong.name in ("latin-1", "cp1252", "sloppy-windows-1252"):
+        # Latin text that is valid UTF-8 throughout is UTF-8 read as Latin,
+        # whatever it reads as (a second round of mojibake reads as Latin too).
+        return 0.0
     # How much the rough reading looks like text, per character read.
     return (logp + (bad + foreign) * CHEAP_ERROR_LOGP) / total
 
@@ -211,7 +218,7 @@ def hypotheses(line: str) -> list[Channel]:
     return [ch for _, ch in scored[:MAX_SEARCHED]]
 
 
-def read_line(line: str, scorer, *, offset: int = 0, doc_script: str = "neutral") -> list[Segment]:
+def read_line(line: str, scorer, *, offset: int = 0, doc_script: str = "neutral", depth: int = 0) -> list[Segment]:
     """The garbled stretches of one line, read under the hypothesis that explains most."""
     best: list[Segment] = []
     found = hypotheses(line)
@@ -220,7 +227,7 @@ def read_line(line: str, scorer, *, offset: int = 0, doc_script: str = "neutral"
         reading = read(line, channel, scorer)
         if fallback is None:
             fallback = reading
-        segments = _segments(line, reading, scorer, offset, doc_script)
+        segments = _segments(line, reading, scorer, offset, doc_script, depth)
         if sum(s.gain for s in segments) > sum(s.gain for s in best):
             best = segments
         same_bytes = n + 1 < len(found) and found[n + 1].true == channel.true
@@ -287,16 +294,52 @@ SEPARATORS = frozenset("\t\n\v\f\r \u3000")
 
 
 def _debris(core: str) -> bool:
-    """Whether a cluster is garbage rather than rare words: improbable on the
-    whole, and holding what no clean text holds between Han characters (a
-    kana, a symbol, a Latin letter, a ? or U+FFFD).  A run of rare Han
-    characters alone (戛擊柷敔, 湎酗) is a classical text's vocabulary."""
+    """Whether a cluster is garbage rather than words: improbable on the whole,
+    and mixing kinds of characters no clean text mixes (rare Han beside kana,
+    symbols or Latin letters; a ? or U+FFFD among them).  A run of rare Han
+    characters alone (戛擊柷敔, 湎酗) is a classical text's vocabulary, and a
+    run of one symbol row (αβγ, ㄅㄆㄇ, これは) is a word of its own script."""
     if len(core) < MIN_DEBRIS_KINDS:
         return False
     odd = {c for c in core if char_logp(c) <= -5.0 or c in (REPLACEMENT, "?")}
     if len(odd) < MIN_DEBRIS_KINDS or sum(_written_logp(c) for c in core) / len(core) > MAX_DEBRIS_MEAN:
         return False
-    return any(not is_han(c) and not c.isspace() and unicodedata.category(c)[0] != "P" or c == "?" for c in core)
+    kinds = {_kind(c) for c in odd} - {None}
+    rare_han = sum(1 for c in odd if _kind(c) == "han")
+    marks = sum(1 for c in core if c in ("?", REPLACEMENT))
+    # Stand-in symbols amid real text (鹑β。饮い鳖) leave the Han probable: mojibake does not.
+    return len(kinds) >= 2 and (rare_han >= MIN_DEBRIS_KINDS or marks >= 2)
+
+
+def debris_pieces(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Pieces of a debris stretch left between other families' spans, split at
+    white space; those that hold an improbable character are marked whole (mojibake
+    holds probable characters too)."""
+    out = []
+    for m in re.finditer(r"[^\s\u3000]+", text[start:end]):
+        a, b = start + m.start(), start + m.end()
+        # The stretch was judged debris whole: what other families left of it
+        # is marked unless it is punctuation alone.
+        if any(unicodedata.category(text[i])[0] != "P" for i in range(a, b)):
+            out.append((a, b))
+    return out
+
+
+def _kind(ch: str) -> str | None:
+    if ch in ("?", REPLACEMENT):
+        return "mark"
+    if is_han(ch):
+        return "han"
+    if ch.isspace() or ch in EDITORIAL or unicodedata.category(ch)[0] == "P":
+        return None
+    from repair.charclass import foreign_symbol_class
+
+    return foreign_symbol_class(ch) or ("latin" if ch.isascii() or ch <= "\u024f" else "symbol")
+
+
+# Marks editions print on purpose (a placeholder for a character they could
+# not print, a circle between entries): no evidence of garbling.
+EDITORIAL = frozenset("〓□■囗○●◎△▲☆★※")
 
 
 def _written_logp(ch: str) -> float:
@@ -368,10 +411,8 @@ def _windows(line: str, offset: int) -> list[tuple[str, int]]:
     return [(line[a:b], offset + a) for a, b in spans]
 
 
-def _segments(line: str, reading: Reading, scorer, offset: int, doc_script: str) -> list[Segment]:
+def _segments(line: str, reading: Reading, scorer, offset: int, doc_script: str, depth: int = 0) -> list[Segment]:
     """The stretches a reading does not keep as they are, those that pass the acceptance rule."""
-    from repair.redecode import acceptable
-
     node_to_item = {s: k for k, s in enumerate(reading.lattice.item_start)}
     pieces = reading.pieces
     out = []
@@ -391,15 +432,41 @@ def _segments(line: str, reading: Reading, scorer, offset: int, doc_script: str)
         before = line[a:b]
         after = "".join(p.text for p in pieces[i0:j])
         lost = {k - i0: reading.posteriors[k] for k in range(i0, j) if k in reading.posteriors}
+        channels = (reading.channel,)
+        if not lost and depth + 1 < MAX_DEPTH and suspect(after):
+            # Double mojibake: a lossless reading garbled whole is read once more.
+            inner = [s for s in read_line(after, scorer, depth=depth + 1, doc_script=doc_script) if not s.marked_only]
+            if len(inner) == 1 and not inner[0].lost and inner[0].start == 0 and inner[0].end == len(after):
+                after, channels = inner[0].after, channels + inner[0].channels
         readable = "".join(c for n, c in enumerate(after) if n not in lost and c != REPLACEMENT)
         unread = after.count(REPLACEMENT)
         gain = _gain(before, after, scorer)
         if gain < max(MIN_GAIN, MIN_GAIN_PER_CHAR * len(before)):
             continue
-        if not acceptable(before, readable or after, holes=len(lost) + unread, doc_script=doc_script):
+        if not _acceptable(before, readable or after, len(lost) + unread, gain, doc_script):
             continue
-        out.append(Segment(offset + a, offset + b, before, after, (reading.channel,), gain, lost))
+        out.append(Segment(offset + a, offset + b, before, after, channels, gain, lost))
     return out
+
+
+# A reading the model prefers by this much per character of the original is
+# taken even where the unigram rule of ``redecode.acceptable`` doubts it (modern
+# words such as 您 and 件 are rare in the classical table).
+STRONG_GAIN_PER_CHAR = 1.5
+MIN_STRONG_CHARS = 6
+
+
+def _acceptable(before: str, readable: str, holes: int, gain: float, doc_script: str) -> bool:
+    from repair.charclass import foreign_symbol_class
+    from repair.redecode import FOREIGN_TO_TEXT_RE, LATIN_RE, acceptable
+
+    if acceptable(before, readable, holes=holes, doc_script=doc_script):
+        return True
+    if len(before) < MIN_STRONG_CHARS or gain < STRONG_GAIN_PER_CHAR * len(before) or not _debris(before):
+        return False
+    if FOREIGN_TO_TEXT_RE.search(readable) or any(foreign_symbol_class(c) for c in readable):
+        return False
+    return not (LATIN_RE.search(readable) and not LATIN_RE.search(before))
 
 
 def _gain(before: str, after: str, scorer) -> float:

@@ -180,6 +180,7 @@ class _Walker:
         self.typical = 3 if channel.true == "utf-8" else 2
         self._checked: dict[tuple[int, bytes], bool] = {}
         self._masks: dict[int, list[bool]] = {}
+        self._pair_masks: dict[tuple[int, int], list[bool]] = {}
         self.hole_at = {}
         for h, hole in enumerate(lat.holes):
             for j in range(max(hole.widths)):
@@ -266,6 +267,16 @@ class _Walker:
         if got is None:
             follow = self._known_after(self.lat.holes[h].end)
             got = self._masks[h] = [self.wrong.first(bytes([b]) + follow) == (1, REPLACEMENT) for b in range(256)]
+        return got
+
+    def pair_mask(self, h: int, following: int) -> list[bool]:
+        """For a one-byte hole followed by ``following``: which byte values the
+        wrong decoder replaces there."""
+        key = (h, following)
+        got = self._pair_masks.get(key)
+        if got is None:
+            tail = bytes([following])
+            got = self._pair_masks[key] = [self.wrong.first(bytes([b]) + tail) == (1, REPLACEMENT) for b in range(256)]
         return got
 
     def _known_after(self, q: int) -> bytes:
@@ -366,11 +377,18 @@ def _options(walker: _Walker, p: int) -> list[tuple[int, bool, int, tuple[str, .
             if all(max(holes[h].widths) == 1 for h, _, _ in lost):
                 # Lost bytes of one-byte holes: a table lookup per byte, over
                 # every character that fits the known bytes.
-                masks = [(walker.mask(h), i) for h, _, i in lost]
+                # A lost byte followed by another byte of the same character
+                # was rejected given that byte (E5 9B in Big5 is no pair, EF BC
+                # is): the mask depends on the candidate's own next byte.
+                last = len(pattern) - 1
+                fixed = [(walker.mask(h), i) for h, _, i in lost if i == last]
+                inner = [(h, i) for h, _, i in lost if i < last]
                 ok = []
                 for c in cands:
                     data = enc[c]
-                    if all(m[data[i]] for m, i in masks):
+                    if all(m[data[i]] for m, i in fixed) and all(
+                        walker.pair_mask(h, data[i + 1])[data[i]] for h, i in inner
+                    ):
                         ok.append(c)
                         if len(ok) >= LISTED:
                             break

@@ -20,10 +20,12 @@ import json
 from functools import lru_cache
 from importlib import resources
 
+import ftfy.bad_codecs  # noqa: F401  (registers sloppy-windows-1252, the browsers' windows-1252)
+
 REPLACEMENT = "\ufffd"
 INVALID = "\x00"
 # Decoders users' software really uses, by the names Python gives them.
-ALIASES = {"cp936": "gbk", "latin1": "latin-1", "iso-8859-1": "latin-1", "utf8": "utf-8", "windows-1252": "cp1252"}
+ALIASES = {"cp936": "gbk", "sloppy-cp1252": "sloppy-windows-1252", "latin1": "latin-1", "iso-8859-1": "latin-1", "utf8": "utf-8", "windows-1252": "cp1252"}
 
 
 @lru_cache(maxsize=1)
@@ -64,7 +66,12 @@ class Decoder:
         """What Python's decoder writes, with ``errors`` "replace", "ignore" or "?"
         (a converter that writes ``?`` for what it cannot read)."""
         sub = {"replace": REPLACEMENT, "ignore": "", "?": "?"}[errors]
-        return "".join(sub if t == REPLACEMENT else t for _, _, t in self.pieces(data))
+        return "".join(sub if t == REPLACEMENT and not self.genuine(data, a, b) else t for a, b, t in self.pieces(data))
+
+    def genuine(self, data: bytes, a: int, b: int) -> bool:
+        """A U+FFFD the codec maps a byte to on purpose (ftfy's sloppy windows-1252
+        writes one for 1A), not one it writes for an error."""
+        return self.kind != "utf-8" and b - a == 1 and self.single[data[a]] == REPLACEMENT
 
     def first(self, data: bytes, pos: int = 0) -> tuple[int, str]:
         """(length, text) of the piece the decoder reads at ``pos``."""
@@ -142,4 +149,7 @@ def decoder(name: str) -> Decoder:
     return Decoder(name)
 
 
-DECODERS = ("gbk", "gb2312", "gb18030", "big5", "cp950", "big5hkscs", "utf-8", "cp1252", "latin-1", "shift_jis")
+DECODERS = (
+    "gbk", "gb2312", "gb18030", "big5", "cp950", "big5hkscs", "utf-8", "cp1252", "sloppy-windows-1252", "latin-1",
+    "shift_jis",
+)

@@ -342,10 +342,11 @@ class CodecConfusion:
         text = doc.text
         # Lines and fields garbled by one channel, read by the channel's search
         # (lossy or not); what it leaves is searched below, stretch by stretch.
-        spans: list[Span] = [
-            Span(seg.start, seg.end, self.kind, seg.before, {"segment": seg})
-            for seg in read_text(text, doc.lm, doc_script=doc.script)
-        ]
+        spans: list[Span] = []
+        late: list[Span] = []
+        for seg in read_text(text, doc.lm, doc_script=doc.script):
+            span = Span(seg.start, seg.end, self.kind, seg.before, {"segment": seg, "late": seg.marked_only})
+            (late if seg.marked_only else spans).append(span)
         for pattern, note in LOSSY_RES:
             for m in pattern.finditer(text):
                 if not any(s.start < m.end() and m.start() < s.end for s in spans):
@@ -376,7 +377,9 @@ class CodecConfusion:
                     continue
                 spans.append(Span(s0, e0, self.kind, text[s0:e0], {"reading": out, "holes": holes, "codecs": labels}))
                 todo += [(piece_start, s0), (e0, piece_end)]
-        return sorted(spans, key=lambda s: s.start)
+        # Debris no reading explains is marked last, where no family claims it.
+        late = [s for s in late if not any(o.start < s.end and s.start < o.end for o in spans)]
+        return sorted(spans + late, key=lambda s: s.start)
 
     @staticmethod
     def _search(text: str, run_start: int, run_end: int, start: int, end: int, doc_script: str):
@@ -422,11 +425,19 @@ class CodecConfusion:
                     best = (g, s, e, *got)
         return None if best is None else best[1:]
 
+    @staticmethod
+    def debris(text: str, start: int, end: int) -> list[tuple[int, int]]:
+        """The debris in ``text[start:end]``, the part of a debris stretch no
+        other family claimed: its improbable pieces between white space."""
+        from repair.channel.lines import debris_pieces
+
+        return debris_pieces(text, start, end)
+
     def propose(self, span: Span, doc: Document) -> Proposal:
         if "segment" in span.info:
             return _propose_segment(span.info["segment"], doc)
         if "lossy" in span.info:
-            return Proposal(note=f"left marked: {span.info['lossy']}", detail={"lossy": span.info["lossy"]})
+            return _propose_lossy(span, doc)
         out = span.info["reading"]
         slots = tuple(
             Slot(m.start(), 1, 1, "character whose bytes the confusion lost") for m in re.finditer("\ufffd", out)
@@ -462,6 +473,7 @@ def _propose_segment(seg: Segment, doc: Document) -> Proposal:
                     "errors": channel.errors, "reading": seg.reading},
         )
     channel = seg.channels[0]
+    label = " then ".join(c.label for c in seg.channels)
     out = list(seg.after)
     slots = []
     written = []
@@ -479,7 +491,7 @@ def _propose_segment(seg: Segment, doc: Document) -> Proposal:
             slots.append(Slot(k, 1, 1, "character the true codec could not read"))
     after = "".join(out)
     detail = {
-        "channel": channel.label,
+        "channel": label,
         "codecs": [],
         "true": channel.true,
         "wrong": channel.wrong,
@@ -487,9 +499,34 @@ def _propose_segment(seg: Segment, doc: Document) -> Proposal:
         "lost": {str(k): [[c, round(p, 4)] for c, p in ranked[:LISTED]] for k, ranked in sorted(seg.lost.items())},
     }
     return Proposal(
-        (Candidate(after, seg.gain, channel.label),),
+        (Candidate(after, seg.gain, label),),
         min(written, default=1.0),
         tuple(sorted(slots, key=lambda s: s.offset)),
-        note=f"re-decoded: {channel.label}",
+        note=f"re-decoded: {label}",
         detail=detail,
+    )
+
+
+def _propose_lossy(span: Span, doc: Document) -> Proposal:
+    """A lossy signature: where the bytes tell how many characters were lost
+    (锟斤拷 is two U+FFFD written in UTF-8 and read as GBK), the run becomes that
+    many marked gaps; otherwise (烫烫烫, memory never written) it stays as it is."""
+    from repair.channel.tables import decoder
+
+    note = span.info["lossy"]
+    try:
+        data = span.text.encode("gbk")
+    except UnicodeEncodeError:
+        data = b""
+    lost = decoder("utf-8").decode(data, "replace") if span.text.startswith("锟") else ""
+    if not lost or set(lost) != {"\ufffd"}:
+        return Proposal(note=f"left marked: {note}", detail={"lossy": note})
+    marks = doc.settings.placeholder * len(lost)
+    slots = tuple(Slot(k, 1, 1, "character lost before the text was garbled") for k in range(len(lost)))
+    return Proposal(
+        (Candidate(marks, 0.0, "UTF-8 read as GBK"),),
+        1.0,
+        slots,
+        note=f"marked: {note}; the bytes tell {len(lost)} lost character(s)",
+        detail={"lossy": note, "lost_characters": len(lost)},
     )

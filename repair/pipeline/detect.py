@@ -3,7 +3,9 @@
 A long mojibake run contains kana and private-use characters that other
 families would claim; the family with the lower priority number (the one whose
 channel explains more) keeps the text, and a later span overlapping it is
-dropped.
+dropped.  A span marked ``late`` (debris that no channel read) waits until
+every family has spoken and keeps only what none of them claimed: garbage is
+never left unmarked, and never hides what a family can explain.
 """
 
 from __future__ import annotations
@@ -17,11 +19,36 @@ def detect(doc: Document) -> list[tuple[Family, Span]]:
     claimed = doc.claimed
     claimed.clear()
     found: list[tuple[Family, Span]] = []
+    late: list[tuple[Family, Span]] = []
     for family in families(doc.settings.families):
         for span in family.detect(doc):
+            if span.info.get("late"):
+                late.append((family, span))
+                continue
             if any(s < span.end and span.start < e for s, e in claimed):
                 continue
             claimed.append((span.start, span.end))
             found.append((family, span))
+    for family, span in late:
+        for a, b in _unclaimed(span.start, span.end, claimed):
+            # What is left between other families' spans may be clean: the
+            # family says which of it is still debris.
+            for x, y in family.debris(doc.text, a, b):  # type: ignore[attr-defined]
+                claimed.append((x, y))
+                found.append((family, Span(x, y, span.kind, doc.text[x:y], span.info)))
     found.sort(key=lambda fs: fs[1].start)
     return found
+
+
+def _unclaimed(start: int, end: int, claimed: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The parts of [start, end) no span claims."""
+    pieces, pos = [], start
+    for a, b in sorted(claimed):
+        if b <= pos or a >= end:
+            continue
+        if a > pos:
+            pieces.append((pos, a))
+        pos = max(pos, b)
+    if pos < end:
+        pieces.append((pos, end))
+    return pieces

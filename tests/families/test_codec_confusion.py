@@ -194,11 +194,19 @@ LOSSY_SIGNATURES = [
 
 
 @pytest.mark.parametrize(("text", "expected"), LOSSY_SIGNATURES)
-def test_lossy_signature_detected_not_applied(repaired, observed, text, expected):
+def test_lossy_signature_detected_and_never_guessed(repaired, observed, text, expected):
+    """锟斤拷 is two U+FFFD written in UTF-8 and read as GBK: the characters were
+    lost before, and the bytes tell how many, so each becomes a marked gap;
+    烫烫烫 (memory never written) tells no number and stays as it is."""
     result = repaired(text)
     assert observed(result) == expected
-    assert result.text == text
-    assert all(not e.applied and e.after == e.before for e in result.edits)
+    assert result.undo() == text
+    for e in result.edits:
+        if e.before.startswith("锟"):
+            lost = e.before.encode("gbk").decode("utf-8", "replace")
+            assert e.applied and e.after == "〓" * len(lost) and len(e.slots) == len(lost)
+        else:
+            assert not e.applied and e.after == e.before
 
 
 def test_an_unpaired_bracket_counts_as_debris():
