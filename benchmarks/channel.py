@@ -14,7 +14,7 @@ character of the garbled piece the outcome is *exact* (the output holds it),
 some of its bytes were replaced or dropped.
 
     python benchmarks/channel.py --corpus ../shared/corpus --docs 30 --seed 0 --markdown
-    python benchmarks/channel.py --calibrate --seeds 1 2 --docs 60   # reliability rows for repair/channel/calibration.py
+    python benchmarks/channel.py --calibrate --seeds 1 2 --docs 40   # rows of repair/channel/calibration.py
 """
 
 from __future__ import annotations
@@ -29,11 +29,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from repair.api import Repairer  # noqa: E402
-from repair.channel.forward import encode  # noqa: E402
-from repair.channel.tables import REPLACEMENT, decoder  # noqa: E402
-from repair.lm.split import paragraphs  # noqa: E402
-from repair.lm.tokens import to_simplified  # noqa: E402
+from repair.api import Repairer
+from repair.channel.forward import encode
+from repair.channel.tables import REPLACEMENT, decoder
+from repair.lm.split import paragraphs
+from repair.lm.tokens import to_simplified
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -140,7 +140,7 @@ def make_docs(paras: list[str], true: str, wrong: str, mode: str, n: int, rng: r
             garbled_piece = "\n".join(garble_piece(line, true, wrong, mode) for line in lines)
             lossy = []
             for line in lines:
-                lossy += lossy_chars(line, true, wrong) + [False]
+                lossy += [*lossy_chars(line, true, wrong), False]
             lossy = lossy[:-1]
         else:
             garbled_piece = garble_piece(piece, true, wrong, mode)
@@ -269,9 +269,11 @@ def markdown(results: dict) -> str:
             return f"{x / total:.1%}" if total else "–"
 
         mode_name = {"replace": "U+FFFD", "?": "?", "ignore": "dropped"}[mode]
+        lossy = f"{n} | {pct(lo['exact'], n)} | {pct(lo['marked'], n)} | {pct(lo['wrong'], n)}"
+        fixed = f"{pct(fx['exact'], m)} | {pct(fx['wrong'], m)}"
         rows.append(
-            f"| {true} | {wrong} | {mode_name} | {n} | {pct(lo['exact'], n)} | {pct(lo['marked'], n)} | {pct(lo['wrong'], n)} "
-            f"| {pct(fx['exact'], m)} | {pct(fx['wrong'], m)} | {res['lines_exact']}/{res['lines']} | {res['chars_per_s']:,} |"
+            f"| {true} | {wrong} | {mode_name} | {lossy} | {fixed} | {res['lines_exact']}/{res['lines']}"
+            f" | {res['chars_per_s']:,} |"
         )
     return "\n".join(rows)
 

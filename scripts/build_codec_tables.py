@@ -30,7 +30,16 @@ import ftfy.bad_codecs  # noqa: F401  (registers sloppy-windows-1252)
 # sloppy-windows-1252 is windows-1252 as browsers decode it (WHATWG): the five
 # bytes cp1252 leaves undefined become C1 controls instead of U+FFFD (ftfy's codec).
 TABLE_CODECS = (
-    "gbk", "gb2312", "gb18030", "big5", "cp950", "big5hkscs", "shift_jis", "cp1252", "sloppy-windows-1252", "latin-1",
+    "gbk",
+    "gb2312",
+    "gb18030",
+    "big5",
+    "cp950",
+    "big5hkscs",
+    "shift_jis",
+    "cp1252",
+    "sloppy-windows-1252",
+    "latin-1",
 )
 INVALID = "\x00"  # no pair decodes to NUL, so it marks an invalid cell
 

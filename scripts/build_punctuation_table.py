@@ -20,7 +20,7 @@ import unicodedata
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from repair.lm.split import paragraphs  # noqa: E402
+from repair.lm.split import paragraphs
 
 
 def main() -> None:

@@ -22,9 +22,18 @@ RELIABILITY: dict[str, tuple[tuple[float, int, int], ...]] = {}
 
 
 WRONG_GROUPS = {
-    "gbk": "gbk", "cp936": "gbk", "gb18030": "gbk", "gb2312": "gb2312",
-    "big5": "big5", "cp950": "big5", "big5hkscs": "big5", "utf-8": "utf-8", "shift_jis": "shift_jis",
-    "cp1252": "cp1252", "sloppy-windows-1252": "cp1252", "latin-1": "cp1252",
+    "gbk": "gbk",
+    "cp936": "gbk",
+    "gb18030": "gbk",
+    "gb2312": "gb2312",
+    "big5": "big5",
+    "cp950": "big5",
+    "big5hkscs": "big5",
+    "utf-8": "utf-8",
+    "shift_jis": "shift_jis",
+    "cp1252": "cp1252",
+    "sloppy-windows-1252": "cp1252",
+    "latin-1": "cp1252",
 }
 
 
@@ -32,7 +41,13 @@ def group(channel: Channel) -> str:
     """Which row of ``RELIABILITY`` a channel's lost characters are judged by:
     what was lost differs with the true codec, the wrong decoder and what it
     did with the bytes it could not read."""
-    true = "gbk" if channel.true in ("gbk", "gb18030", "gb2312") else "big5" if channel.true.startswith("big5") else channel.true
+    true = (
+        "gbk"
+        if channel.true in ("gbk", "gb18030", "gb2312")
+        else "big5"
+        if channel.true.startswith("big5")
+        else channel.true
+    )
     return f"{true}>{WRONG_GROUPS.get(channel.wrong, channel.wrong)}>{channel.errors}"
 
 

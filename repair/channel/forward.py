@@ -44,10 +44,14 @@ class Channel:
 
 
 def _display(codec: str) -> str:
-    return {"utf-8": "UTF-8", "gbk": "GBK", "gb18030": "GB18030", "gb2312": "GB2312", "big5": "Big5",
-            "sloppy-windows-1252": "windows-1252 (as browsers read it)"}.get(
-        codec, codec
-    )
+    return {
+        "utf-8": "UTF-8",
+        "gbk": "GBK",
+        "gb18030": "GB18030",
+        "gb2312": "GB2312",
+        "big5": "Big5",
+        "sloppy-windows-1252": "windows-1252 (as browsers read it)",
+    }.get(codec, codec)
 
 
 def encode(text: str, true: str) -> bytes:

@@ -21,9 +21,8 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from repair.channel.forward import Channel
-from repair.channel.scorer import scorer_for
-from repair.channel.search import Reading, read
-from repair.channel.scorer import is_han
+from repair.channel.scorer import is_han, scorer_for
+from repair.channel.search import Reading, read, text_score
 from repair.channel.tables import REPLACEMENT, decoder
 from repair.plausibility import char_logp
 
@@ -154,7 +153,12 @@ def _cheap(line: str, channel: Channel) -> float | None:
     total = good + bad + foreign
     if not total or good < MIN_GOOD_SHARE * total:
         return None
-    if channel.true == "utf-8" and bad == 0 and foreign == 0 and wrong.name in ("latin-1", "cp1252", "sloppy-windows-1252"):
+    if (
+        channel.true == "utf-8"
+        and bad == 0
+        and foreign == 0
+        and wrong.name in ("latin-1", "cp1252", "sloppy-windows-1252")
+    ):
         # Latin text that is valid UTF-8 throughout is UTF-8 read as Latin,
         # whatever it reads as (a second round of mojibake reads as Latin too).
         return 0.0
@@ -242,7 +246,9 @@ def read_line(line: str, scorer, *, offset: int = 0, doc_script: str = "neutral"
         a, b = _debris_span(line)
         channel = fallback.channel if fallback is not None else None
         reading = fallback.text if fallback is not None else ""
-        best = [Segment(offset + a, offset + b, line[a:b], line[a:b], (channel,) if channel else (), 0.0, {}, reading, True)]
+        best = [
+            Segment(offset + a, offset + b, line[a:b], line[a:b], (channel,) if channel else (), 0.0, {}, reading, True)
+        ]
     return best
 
 
@@ -471,13 +477,4 @@ def _acceptable(before: str, readable: str, holes: int, gain: float, doc_script:
 
 def _gain(before: str, after: str, scorer) -> float:
     """Log10 of how much more probable the reading is than the text as written."""
-
-    def total(s: str) -> float:
-        state = scorer.start()
-        t = 0.0
-        for ch in s:
-            lp, state, _ = scorer.step(state, ch)
-            t += lp
-        return t
-
-    return total(after) - total(before)
+    return text_score(after, scorer) - text_score(before, scorer)

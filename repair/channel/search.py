@@ -224,13 +224,13 @@ class _Walker:
                 continue
             nexts = []
             if c >= 0:
-                nexts.append((q + 1, pattern + (c,), lost))
+                nexts.append((q + 1, (*pattern, c), lost))
             else:
                 h, j = self.hole_at[q]
-                nexts.append((q + 1, pattern + (None,), (*lost, (h, j, len(pattern)))))
+                nexts.append((q + 1, (*pattern, None), (*lost, (h, j, len(pattern)))))
                 hole = self.lat.holes[h]
                 if hole.literal and j == 0:
-                    nexts.append((hole.end, pattern + (0x3F,), lost))
+                    nexts.append((hole.end, (*pattern, 0x3F), lost))
             for r, pat, ls in nexts:
                 for s in self.closure(r) if r < self.n else [r]:
                     stack.append((s, pat, ls))
@@ -340,12 +340,21 @@ def read(observed: str, channel: Channel, scorer: ModelScorer | UnigramScorer, *
                     if got is None:
                         got = memo[c] = scorer.step(state, c)
                     lp, st, tok = got
-                    _push(beams[end], "g", _hist(hist, tok, order), base + lp, st, (back, c, p, end, lossy, False, listed))
+                    _push(
+                        beams[end], "g", _hist(hist, tok, order), base + lp, st, (back, c, p, end, lossy, False, listed)
+                    )
             # A byte the true codec cannot read at all: an unread character.
             if (mode == "g" or whole) and lat.cells[p] != FOREIGN:
-                _push(beams[p + 1], "g", "", score + ERROR_LOGP, scorer.start(), (back, REPLACEMENT, p, p + 1, False, False, ()))
+                _push(
+                    beams[p + 1],
+                    "g",
+                    "",
+                    score + ERROR_LOGP,
+                    scorer.start(),
+                    (back, REPLACEMENT, p, p + 1, False, False, ()),
+                )
     final = beams[n]
-    clean_score = _clean_score(observed, scorer)
+    clean_score = text_score(observed, scorer)
     if not final:
         return Reading([], -math.inf, clean_score, lat, channel)
     (mode, _), (score, _, back) = max(final.items(), key=lambda kv: kv[1][0])
@@ -420,7 +429,8 @@ def _push(beam: dict, mode: str, hist: str, score: float, state, back) -> None:
         beam[key] = (score, state, back)
 
 
-def _clean_score(observed: str, scorer) -> float:
+def text_score(observed: str, scorer) -> float:
+    """Log10 probability of a text as it stands, left to right."""
     state = scorer.start()
     total = 0.0
     for ch in observed:
@@ -438,7 +448,9 @@ def _posteriors(reading: Reading, scorer) -> None:
         left = "".join(p.text for p in pieces[max(0, i - CONTEXT) : i])
         right = "".join(p.text for p in pieces[i + 1 : i + 1 + CONTEXT])
         cands = piece.candidates
-        scores = [s + _bracket_cost(c, left, right) for s, c in zip(scorer.rescore(left, cands, right), cands, strict=True)]
+        scores = [
+            s + _bracket_cost(c, left, right) for s, c in zip(scorer.rescore(left, cands, right), cands, strict=True)
+        ]
         top = max(scores)
         weights = [10 ** ((s - top) / TEMPERATURE) for s in scores]
         z = sum(weights)

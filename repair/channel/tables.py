@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import gzip
 import json
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib import resources
 
 import ftfy.bad_codecs  # noqa: F401  (registers sloppy-windows-1252, the browsers' windows-1252)
@@ -25,7 +25,14 @@ import ftfy.bad_codecs  # noqa: F401  (registers sloppy-windows-1252, the browse
 REPLACEMENT = "\ufffd"
 INVALID = "\x00"
 # Decoders users' software really uses, by the names Python gives them.
-ALIASES = {"cp936": "gbk", "sloppy-cp1252": "sloppy-windows-1252", "latin1": "latin-1", "iso-8859-1": "latin-1", "utf8": "utf-8", "windows-1252": "cp1252"}
+ALIASES = {
+    "cp936": "gbk",
+    "sloppy-cp1252": "sloppy-windows-1252",
+    "latin1": "latin-1",
+    "iso-8859-1": "latin-1",
+    "utf8": "utf-8",
+    "windows-1252": "cp1252",
+}
 
 
 @lru_cache(maxsize=1)
@@ -60,7 +67,14 @@ class Decoder:
 
     def pieces(self, data: bytes) -> list[tuple[int, int, str]]:
         """(start, end, text) for each piece of output; U+FFFD where the decoder gave up."""
-        return self._utf8(data) if self.kind == "utf-8" else self._table(data)
+        one = self._utf8_one if self.kind == "utf-8" else self._table_one
+        out = []
+        i, n = 0, len(data)
+        while i < n:
+            k, t = one(data, i)
+            out.append((i, i + k, t))
+            i += k
+        return out
 
     def decode(self, data: bytes, errors: str = "replace") -> str:
         """What Python's decoder writes, with ``errors`` "replace", "ignore" or "?"
@@ -78,15 +92,6 @@ class Decoder:
         if self.kind == "utf-8":
             return self._utf8_one(data, pos)
         return self._table_one(data, pos)
-
-    def _table(self, data: bytes) -> list[tuple[int, int, str]]:
-        out = []
-        i, n = 0, len(data)
-        while i < n:
-            k, t = self._table_one(data, i)
-            out.append((i, i + k, t))
-            i += k
-        return out
 
     def _table_one(self, data: bytes, i: int) -> tuple[int, str]:
         b = data[i]
@@ -117,15 +122,6 @@ class Decoder:
                 return err.end, REPLACEMENT
             return max(1, err.end - err.start), REPLACEMENT
 
-    def _utf8(self, data: bytes) -> list[tuple[int, int, str]]:
-        out = []
-        i, n = 0, len(data)
-        while i < n:
-            k, t = self._utf8_one(data, i)
-            out.append((i, i + k, t))
-            i += k
-        return out
-
     def _utf8_one(self, data: bytes, i: int) -> tuple[int, str]:
         rule = self.leads.get(data[i])
         if rule is None:
@@ -144,12 +140,14 @@ class Decoder:
         return length, data[i:j].decode("utf-8")
 
 
-@lru_cache(maxsize=None)
+@cache
 def decoder(name: str) -> Decoder:
     return Decoder(name)
 
 
-DECODERS = (
-    "gbk", "gb2312", "gb18030", "big5", "cp950", "big5hkscs", "utf-8", "cp1252", "sloppy-windows-1252", "latin-1",
-    "shift_jis",
-)
+def _decoders() -> tuple[str, ...]:
+    return tuple(_tables())
+
+
+# Every decoder the tables describe (scripts/build_codec_tables.py lists them).
+DECODERS: tuple[str, ...] = _decoders()

@@ -130,3 +130,21 @@ class MarkOnly:
 
     def propose(self, span: Span, doc: Document) -> Proposal:
         return Proposal(note="left marked: needs the language model to choose a character", detail=dict(span.info))
+
+
+def outside(start: int, end: int, blocked) -> list[tuple[int, int]]:
+    """The parts of [start, end) outside the blocked intervals.
+
+    >>> outside(0, 10, [(2, 4), (6, 7)])
+    [(0, 2), (4, 6), (7, 10)]
+    """
+    pieces, pos = [], start
+    for a, b in sorted(blocked):
+        if b <= pos or a >= end:
+            continue
+        if a > pos:
+            pieces.append((pos, a))
+        pos = max(pos, b)
+    if pos < end:
+        pieces.append((pos, end))
+    return pieces

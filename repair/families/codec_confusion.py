@@ -23,7 +23,7 @@ from repair.channel.calibration import confidence as channel_confidence
 from repair.channel.lines import Segment, read_text
 from repair.charclass import is_han
 from repair.codecs import CONFUSIONS, LOSSY_SIGNATURES, Confusion
-from repair.families.base import Document, Proposal
+from repair.families.base import Document, Proposal, outside
 from repair.plausibility import char_logp, mean_logp
 from repair.redecode import HOLE_LOGP, MIN_CANDIDATE_MEAN, SUSPICIOUS, acceptable, gain
 from repair.types import Candidate, Slot, Span
@@ -310,20 +310,6 @@ def _grow(text: str, start: int, end: int, out: str, labels: list[str], lo: int,
     return start, end, out
 
 
-def _minus(start: int, end: int, blocked: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """The parts of [start, end) outside the blocked intervals."""
-    pieces, pos = [], start
-    for a, b in sorted(blocked):
-        if b <= pos or a >= end:
-            continue
-        if a > pos:
-            pieces.append((pos, a))
-        pos = max(pos, b)
-    if pos < end:
-        pieces.append((pos, end))
-    return pieces
-
-
 def _trim_unchanged(text: str, start: int, end: int, out: str) -> tuple[int, int, str]:
     """Narrow a re-reading to what it changes: ASCII and clean neighbours
     that decode to themselves stay outside the edit."""
@@ -356,7 +342,7 @@ class CodecConfusion:
             # A stretch may hold several confusions side by side: after each
             # reading, the parts of the stretch left and right of it are
             # searched again, until nothing more reads.
-            todo = _minus(st.run_start, st.run_end, lossy)
+            todo = outside(st.run_start, st.run_end, lossy)
             while todo:
                 piece_start, piece_end = todo.pop()
                 start, end = max(st.start, piece_start), min(st.end, piece_end)
@@ -469,8 +455,14 @@ def _propose_segment(seg: Segment, doc: Document) -> Proposal:
             (Candidate(seg.reading, 0.0, channel.label),),
             0.0,
             note=f"left marked: garbled text; the best reading ({channel.label}) is not good enough to write",
-            detail={"channel": channel.label, "codecs": [], "true": channel.true, "wrong": channel.wrong,
-                    "errors": channel.errors, "reading": seg.reading},
+            detail={
+                "channel": channel.label,
+                "codecs": [],
+                "true": channel.true,
+                "wrong": channel.wrong,
+                "errors": channel.errors,
+                "reading": seg.reading,
+            },
         )
     channel = seg.channels[0]
     label = " then ".join(c.label for c in seg.channels)
@@ -484,7 +476,9 @@ def _propose_segment(seg: Segment, doc: Document) -> Proposal:
             continue
         out[k] = doc.settings.placeholder
         listed = [[c, round(p, 4)] for c, p in ranked[:LISTED]]
-        slots.append(Slot(k, 1, 1, "character whose bytes the channel lost", {"candidates": listed, "confidence": conf}))
+        slots.append(
+            Slot(k, 1, 1, "character whose bytes the channel lost", {"candidates": listed, "confidence": conf})
+        )
     for k, c in enumerate(seg.after):
         if c == "\ufffd":
             out[k] = doc.settings.placeholder

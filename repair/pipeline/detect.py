@@ -11,7 +11,7 @@ never left unmarked, and never hides what a family can explain.
 from __future__ import annotations
 
 from repair.families import families
-from repair.families.base import Document, Family
+from repair.families.base import Document, Family, outside
 from repair.types import Span
 
 
@@ -30,7 +30,7 @@ def detect(doc: Document) -> list[tuple[Family, Span]]:
             claimed.append((span.start, span.end))
             found.append((family, span))
     for family, span in late:
-        for a, b in _unclaimed(span.start, span.end, claimed):
+        for a, b in outside(span.start, span.end, claimed):
             # What is left between other families' spans may be clean: the
             # family says which of it is still debris.
             for x, y in family.debris(doc.text, a, b):  # type: ignore[attr-defined]
@@ -38,17 +38,3 @@ def detect(doc: Document) -> list[tuple[Family, Span]]:
                 found.append((family, Span(x, y, span.kind, doc.text[x:y], span.info)))
     found.sort(key=lambda fs: fs[1].start)
     return found
-
-
-def _unclaimed(start: int, end: int, claimed: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """The parts of [start, end) no span claims."""
-    pieces, pos = [], start
-    for a, b in sorted(claimed):
-        if b <= pos or a >= end:
-            continue
-        if a > pos:
-            pieces.append((pos, a))
-        pos = max(pos, b)
-    if pos < end:
-        pieces.append((pos, end))
-    return pieces

@@ -8,7 +8,13 @@ from repair.channel.forward import garble
 
 TEXT = "學而時習之，不亦說乎？有朋自遠方來。"
 PAIRS = [("utf-8", w) for w in ("gbk", "gb2312", "big5", "cp1252", "latin-1", "shift_jis")] + [
-    ("gbk", "big5"), ("big5", "gbk"), ("gbk", "utf-8"), ("big5", "utf-8"), ("gbk", "cp1252"), ("big5", "latin-1")]
+    ("gbk", "big5"),
+    ("big5", "gbk"),
+    ("gbk", "utf-8"),
+    ("big5", "utf-8"),
+    ("gbk", "cp1252"),
+    ("big5", "latin-1"),
+]
 
 
 @pytest.mark.parametrize(("true", "wrong"), PAIRS)
@@ -24,4 +30,5 @@ def test_question_marks_stand_where_python_writes_replacement_characters() -> No
 def test_twice_is_double_mojibake() -> None:
     once = TEXT.encode("utf-8").decode("cp1252", "replace")
     assert garble(TEXT, "utf-8", "cp1252", twice=True) == once.replace("\ufffd", "?").encode("utf-8").decode(
-        "cp1252", "replace")
+        "cp1252", "replace"
+    )

@@ -18,9 +18,18 @@ TEXTS = {
     "modern": "系统将在今晚十点进行维护，届时服务暂停两小时，请提前保存您的文件。",
 }
 PAIRS = [
-    ("utf-8", "gbk"), ("utf-8", "gb2312"), ("utf-8", "cp1252"), ("utf-8", "latin-1"), ("utf-8", "big5"),
-    ("gbk", "big5"), ("big5", "gbk"), ("gbk", "cp1252"), ("gbk", "latin-1"), ("big5", "latin-1"),
-    ("gbk", "utf-8"), ("big5", "utf-8"),
+    ("utf-8", "gbk"),
+    ("utf-8", "gb2312"),
+    ("utf-8", "cp1252"),
+    ("utf-8", "latin-1"),
+    ("utf-8", "big5"),
+    ("gbk", "big5"),
+    ("big5", "gbk"),
+    ("gbk", "cp1252"),
+    ("gbk", "latin-1"),
+    ("big5", "latin-1"),
+    ("gbk", "utf-8"),
+    ("big5", "utf-8"),
 ]
 # What a decoder leaves of the text may be too little to tell from text: GBK or
 # Big5 read as UTF-8 with the bytes dropped keeps a few ASCII letters and odd
@@ -30,8 +39,13 @@ OUT_OF_REACH = {("gbk", "utf-8", "ignore"), ("big5", "utf-8", "ignore")}
 # edge that reads as a probable one (嗚, 猾, an ASCII letter cut out of a Big5
 # pair) is neither taken into the reading nor marked.
 KNOWN_MISSES = {
-    "utf-8-big5-?-modern", "utf-8-big5-ignore-modern", "gbk-big5-ignore-simplified", "big5-gbk-replace-traditional",
-    "big5-gbk-?-traditional", "big5-gbk-ignore-traditional", "big5-utf-8-?-traditional",
+    "utf-8-big5-?-modern",
+    "utf-8-big5-ignore-modern",
+    "gbk-big5-ignore-simplified",
+    "big5-gbk-replace-traditional",
+    "big5-gbk-?-traditional",
+    "big5-gbk-ignore-traditional",
+    "big5-utf-8-?-traditional",
 }
 
 
@@ -49,7 +63,9 @@ def _cases():
                 if true == "gbk" and name == "traditional":
                     continue
                 case = f"{true}-{wrong}-{errors}-{name}"
-                marks = [pytest.mark.xfail(strict=True, reason="edge character left bare")] if case in KNOWN_MISSES else []
+                marks = (
+                    [pytest.mark.xfail(strict=True, reason="edge character left bare")] if case in KNOWN_MISSES else []
+                )
                 yield pytest.param(true, wrong, errors, text, id=case, marks=marks)
 
 

@@ -61,8 +61,10 @@ class CountingScorer(UnigramScorer):
         return super().step(state, ch)
 
 
-@pytest.mark.parametrize(("true", "wrong", "errors"), [("utf-8", "gbk", "replace"), ("big5", "gbk", "replace"),
-                                                        ("utf-8", "gbk", "ignore"), ("gbk", "utf-8", "replace")])
+@pytest.mark.parametrize(
+    ("true", "wrong", "errors"),
+    [("utf-8", "gbk", "replace"), ("big5", "gbk", "replace"), ("utf-8", "gbk", "ignore"), ("gbk", "utf-8", "replace")],
+)
 def test_work_grows_linearly_with_the_input(true: str, wrong: str, errors: str) -> None:
     """Four times the text costs at most five times the model calls (counted, not timed)."""
     one = garble(TRAD * 2, true, wrong, errors)

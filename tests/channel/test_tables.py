@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -11,8 +12,13 @@ from repair.channel.tables import DECODERS, decoder
 
 def _random_bytes(rng: random.Random) -> bytes:
     # Biased toward lead, trail and continuation ranges, where decoders differ.
-    pick = (lambda: rng.randrange(256), lambda: rng.randrange(0x81, 0xFF), lambda: rng.randrange(0x30, 0x7F),
-            lambda: rng.randrange(0x80, 0xC0), lambda: rng.randrange(0xE0, 0xF5))
+    pick = (
+        lambda: rng.randrange(256),
+        lambda: rng.randrange(0x81, 0xFF),
+        lambda: rng.randrange(0x30, 0x7F),
+        lambda: rng.randrange(0x80, 0xC0),
+        lambda: rng.randrange(0xE0, 0xF5),
+    )
     return bytes(rng.choice(pick)() for _ in range(rng.randrange(1, 12)))
 
 
@@ -28,12 +34,12 @@ def test_simulated_decoder_matches_python_on_random_bytes(name: str, errors: str
 
 @pytest.mark.parametrize("name", DECODERS)
 def test_pieces_cover_the_bytes_in_order(name: str) -> None:
-    data = "學而時習之，中文 text ÖÐ".encode("utf-8") + "賓主".encode("big5") + "学".encode("gbk")
+    data = "學而時習之，中文 text ÖÐ".encode() + "賓主".encode("big5") + "学".encode("gbk")
     pieces = decoder(name).pieces(data)
     assert pieces[0][0] == 0 and pieces[-1][1] == len(data)
-    assert all(a[1] == b[0] for a, b in zip(pieces, pieces[1:]))
+    assert all(a[1] == b[0] for a, b in itertools.pairwise(pieces))
 
 
 def test_question_mark_mode_writes_one_question_mark_per_replacement() -> None:
-    data = "學而".encode("utf-8")
+    data = "學而".encode()
     assert decoder("gbk").decode(data, "?") == data.decode("gbk", "replace").replace("\ufffd", "?")
