@@ -41,6 +41,7 @@ SEARCH_CANDIDATES = 48
 # A character none of whose bytes survived is a guess whatever the search
 # does: it carries the few most frequent, to keep the context going.
 BLIND_CANDIDATES = 8
+BLIND_TRIED = 2000
 # Log10 cost of leaving clean text for a reading (and of coming back).
 SWITCH = 3.0
 # Log10 cost of a byte the decoder dropped where the hypothesis says it may have.
@@ -180,7 +181,6 @@ class _Walker:
         self.typical = 3 if channel.true == "utf-8" else 2
         self._checked: dict[tuple[int, bytes], bool] = {}
         self._masks: dict[int, list[bool]] = {}
-        self._pair_masks: dict[tuple[int, int], list[bool]] = {}
         self.hole_at = {}
         for h, hole in enumerate(lat.holes):
             for j in range(max(hole.widths)):
@@ -267,16 +267,6 @@ class _Walker:
         if got is None:
             follow = self._known_after(self.lat.holes[h].end)
             got = self._masks[h] = [self.wrong.first(bytes([b]) + follow) == (1, REPLACEMENT) for b in range(256)]
-        return got
-
-    def pair_mask(self, h: int, following: int) -> list[bool]:
-        """For a one-byte hole followed by ``following``: which byte values the
-        wrong decoder replaces there."""
-        key = (h, following)
-        got = self._pair_masks.get(key)
-        if got is None:
-            tail = bytes([following])
-            got = self._pair_masks[key] = [self.wrong.first(bytes([b]) + tail) == (1, REPLACEMENT) for b in range(256)]
         return got
 
     def _known_after(self, q: int) -> bytes:
@@ -391,12 +381,13 @@ def _options(walker: _Walker, p: int) -> list[tuple[int, bool, int, tuple[str, .
                 # is): the mask depends on the candidate's own next byte.
                 last = len(pattern) - 1
                 fixed = [(walker.mask(h), i) for h, _, i in lost if i == last]
-                inner = [(h, i) for h, _, i in lost if i < last]
+                inner = [i for _, _, i in lost if i < last]
                 ok = []
-                for c in cands:
+                # With no byte known, the most frequent few thousand are tried.
+                for c in cands if any(b is not None for b in pattern) else cands[:BLIND_TRIED]:
                     data = enc[c]
                     if all(m[data[i]] for m, i in fixed) and all(
-                        walker.pair_mask(h, data[i + 1])[data[i]] for h, i in inner
+                        walker.wrong.rejected_before(data[i + 1])[data[i]] for i in inner
                     ):
                         ok.append(c)
                         if len(ok) >= LISTED:

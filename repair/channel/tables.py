@@ -52,6 +52,7 @@ class Decoder:
 
     def __init__(self, name: str) -> None:
         self.name = codec_name(name)
+        self._rejected: dict[int, list[bool]] = {}
         table = _tables()[self.name]
         self.kind = table["kind"]
         if self.kind == "utf-8":
@@ -86,6 +87,15 @@ class Decoder:
         """A U+FFFD the codec maps a byte to on purpose (ftfy's sloppy windows-1252
         writes one for 1A), not one it writes for an error."""
         return self.kind != "utf-8" and b - a == 1 and self.single[data[a]] == REPLACEMENT
+
+    def rejected_before(self, following: int) -> list[bool]:
+        """Which bytes this decoder replaces, alone, when ``following`` comes next
+        (the same for every hole: asked once per decoder and next byte)."""
+        got = self._rejected.get(following)
+        if got is None:
+            tail = bytes([following])
+            got = self._rejected[following] = [self.first(bytes([b]) + tail) == (1, REPLACEMENT) for b in range(256)]
+        return got
 
     def first(self, data: bytes, pos: int = 0) -> tuple[int, str]:
         """(length, text) of the piece the decoder reads at ``pos``."""
