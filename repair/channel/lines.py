@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from dataclasses import dataclass, field
 
 from repair.channel.forward import Channel
@@ -123,7 +124,7 @@ def _cheap(line: str, channel: Channel) -> float | None:
             segments[-1] += ch.encode(wrong.name)
         except UnicodeEncodeError:
             foreign += 1
-    if foreign > len(line) // 2:
+    if foreign > MAX_FOREIGN_SHARE * len(line):
         return None
     # A UTF-8 decoder keeps almost nothing of GBK or Big5 bytes: the hypothesis
     # needs the marks that says so.  (Any line at all encodes in UTF-8.)
@@ -168,6 +169,9 @@ def _cheap(line: str, channel: Channel) -> float | None:
 
 MIN_UTF8_MARK_SHARE = 0.2
 MIN_GOOD_SHARE = 0.5
+# Characters of the core the wrong decoder cannot have written (a GBK-only
+# character rules out GB2312): at most this share, for a clean one beside it.
+MAX_FOREIGN_SHARE = 0.1
 CHEAP_ERROR_LOGP = -8.0
 LITERAL_QUESTION_LOGP = -5.0
 # Log10 per character the rough reading must beat the core as written by.
@@ -192,7 +196,8 @@ def _core(line: str) -> str:
     return line[a:b]
 
 
-def hypotheses(line: str) -> list[Channel]:
+@lru_cache(maxsize=512)
+def hypotheses(line: str) -> tuple[Channel, ...]:
     """The channels worth searching for ``line``, best first: those whose rough
     reading of its improbable core looks more like text than the core itself."""
     line = _core(line)
@@ -219,7 +224,7 @@ def hypotheses(line: str) -> list[Channel]:
             if got is not None and got >= own + MIN_CHEAP_GAIN:
                 scored.append((got, ch))
     scored.sort(key=lambda sc: -sc[0])
-    return [ch for _, ch in scored[:MAX_SEARCHED]]
+    return tuple(ch for _, ch in scored[:MAX_SEARCHED])
 
 
 def read_line(line: str, scorer, *, offset: int = 0, doc_script: str = "neutral", depth: int = 0) -> list[Segment]:

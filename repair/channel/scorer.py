@@ -84,9 +84,10 @@ def model_token(ch: str) -> str:
 def is_han(ch: str) -> bool:
     """A Han character (the fast test: the search asks it millions of times)."""
     cp = ord(ch)
-    if cp < 0x3400:
-        return False
-    return any(lo <= cp <= hi for lo, hi in HAN_RANGES)
+    return 0x4E00 <= cp <= 0x9FFF or 0x3400 <= cp <= 0x4DBF or 0x20000 <= cp <= 0x323AF or 0xF900 <= cp <= 0xFAFF
+
+
+assert HAN_RANGES == ((0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF), (0x20000, 0x323AF)), "is_han follows HAN_RANGES"
 
 
 class UnigramScorer:

@@ -175,6 +175,7 @@ class _Walker:
         self.cells = lat.cells
         self.n = len(lat.cells)
         self.true = channel.true
+        self.true_decoder = decoder(channel.true)
         self.wrong = decoder(channel.wrong)
         self.maxlen = max_length(channel.true)
         # How many bytes a Han character takes in the true codec.
@@ -266,7 +267,11 @@ class _Walker:
         got = self._masks.get(h)
         if got is None:
             follow = self._known_after(self.lat.holes[h].end)
-            got = self._masks[h] = [self.wrong.first(bytes([b]) + follow) == (1, REPLACEMENT) for b in range(256)]
+            if follow and self.wrong.kind != "utf-8" and not self.wrong.four_byte:
+                got = self.wrong.rejected_before(follow[0])  # a table decoder looks one byte ahead
+            else:
+                got = [self.wrong.first(bytes([b]) + follow) == (1, REPLACEMENT) for b in range(256)]
+            self._masks[h] = got
         return got
 
     def _known_after(self, q: int) -> bytes:
@@ -368,6 +373,12 @@ def _options(walker: _Walker, p: int) -> list[tuple[int, bool, int, tuple[str, .
     whatever the hypotheses that reach it."""
     out = []
     holes = walker.lat.holes
+    window = walker.cells[p : p + walker.maxlen]
+    if all(c >= 0 for c in window) and not any(q in walker.hole_at for q in range(p, p + len(window) + 1)):
+        # Known bytes only, no hole within reach: the true decoder reads one
+        # character here, or none (the search then writes an unread one).
+        length, ch = walker.true_decoder.first(bytes(window))
+        return [] if ch == REPLACEMENT else [(p + length, False, 0, (ch,), ())]
     for pattern, end, lost in walker.reads(p):
         cands = fitting(walker.true, pattern)
         drops = 0
