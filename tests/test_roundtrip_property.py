@@ -208,7 +208,8 @@ SCRIPT_FROM_JUNK = (
         ),
         pytest.param(
             RADICAL_BEFORE_LOSSY_MOJIBAKE,
-            "人學〓時習之",
+            # 而 lost a byte (U+FFFD); the channel's 64 candidates and the model read it back.
+            "人學而時習之",
             id="radical-just-before-lossy",
         ),
         pytest.param(
@@ -223,7 +224,7 @@ SCRIPT_FROM_JUNK = (
         ),
         pytest.param(
             "【来源：读书之家-dushuzhijia.com】\n" + DAMAGE[-2],
-            "學〓時習之",
+            "學而時習之",
             id="traditional-after-simplified-watermark",
         ),
     ],

@@ -176,6 +176,7 @@ CHEAP_ERROR_LOGP = -8.0
 LITERAL_QUESTION_LOGP = -5.0
 # Log10 per character the rough reading must beat the core as written by.
 MIN_CHEAP_GAIN = 1.0
+MIN_CHEAP_GAIN_MARKED = 0.5
 
 
 def _core_span(line: str) -> tuple[int, int]:
@@ -204,6 +205,8 @@ def hypotheses(line: str) -> tuple[Channel, ...]:
     if not line:
         return []
     own = sum(_written_logp(c) for c in line) / len(line)
+    # Where the decoder left marks the rough reading skips what they hid.
+    gate = MIN_CHEAP_GAIN_MARKED if REPLACEMENT in line or "?" in line else MIN_CHEAP_GAIN
     scored = []
     seen = set()
     for true, wrong in PAIRS:
@@ -221,7 +224,7 @@ def hypotheses(line: str) -> tuple[Channel, ...]:
                 continue
             seen.add(key)
             got = _cheap(line, ch)
-            if got is not None and got >= own + MIN_CHEAP_GAIN:
+            if got is not None and got >= own + gate:
                 scored.append((got, ch))
     scored.sort(key=lambda sc: -sc[0])
     return tuple(ch for _, ch in scored[:MAX_SEARCHED])

@@ -29,6 +29,9 @@ from repair.redecode import HOLE_LOGP, MIN_CANDIDATE_MEAN, SUSPICIOUS, acceptabl
 from repair.types import Candidate, Slot, Span
 
 MAX_DEPTH = 3
+# Longer improbable stretches are the channel's alone (lines.py reads them in
+# linear time); the search over trims below is for short pieces beside clean text.
+MAX_STRETCH_SEARCHED = 48
 FTFY_ROW = "UTF-8 read as cp1252/Latin-1"
 CONFUSIONS_BY_LABEL = {c.label: c for c in CONFUSIONS}
 MAX_TRIM = 6
@@ -337,8 +340,12 @@ class CodecConfusion:
             for m in pattern.finditer(text):
                 if not any(s.start < m.end() and m.start() < s.end for s in spans):
                     spans.append(Span(m.start(), m.end(), self.kind, m.group(0), {"lossy": note}))
+        # The stretch search below keeps out of what the channel read, and
+        # searches only short stretches (its trims cost the square of a stretch).
         lossy = [(s.start, s.end) for s in spans] + list(doc.claimed)
         for st in doc.stretches:
+            if st.end - st.start > MAX_STRETCH_SEARCHED:
+                continue
             # A stretch may hold several confusions side by side: after each
             # reading, the parts of the stretch left and right of it are
             # searched again, until nothing more reads.

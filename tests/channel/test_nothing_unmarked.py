@@ -42,8 +42,6 @@ KNOWN_MISSES = {
     "utf-8-big5-?-modern",
     "utf-8-big5-ignore-modern",
     "gbk-big5-ignore-simplified",
-    "big5-gbk-replace-traditional",
-    "big5-gbk-?-traditional",
     "big5-gbk-ignore-traditional",
     "big5-utf-8-?-traditional",
 }
