@@ -149,8 +149,8 @@ def _cheap(line: str, channel: Channel) -> float | None:
             changed = changed or b - a > 1 or not t.isascii()
     if not changed:
         return None  # a reading that changes nothing is no reading
-    if channel.errors == "ignore" and bad == 0:
-        return None  # nothing was dropped: the lossless hypothesis covers it
+    if channel.errors == "ignore" and bad == 0 and channel.true == "utf-8":
+        return None  # nothing was dropped: the lossless hypothesis covers it (GBK and Big5 hide a drop)
     total = good + bad + foreign
     if not total or good < MIN_GOOD_SHARE * total:
         return None
@@ -243,7 +243,7 @@ def read_line(line: str, scorer, *, offset: int = 0, doc_script: str = "neutral"
         if sum(s.gain for s in segments) > sum(s.gain for s in best):
             best = segments
         same_bytes = n + 1 < len(found) and found[n + 1].true == channel.true
-        if _settled(line, best) and not same_bytes:
+        if _settled(line, best, offset) and not same_bytes:
             break  # cheapest first: a hypothesis that reads the whole line ends the search
     if best:
         best += _edge_debris(line, best, offset)
@@ -370,10 +370,13 @@ def _rough_reading(line: str) -> str:
     return decoder(ch.true).decode(data, "ignore")
 
 
-def _settled(line: str, segments: list[Segment]) -> bool:
-    covered = sum(s.end - s.start for s in segments)
-    unread = sum(s.after.count(REPLACEMENT) for s in segments)
-    return covered >= 0.8 * len(line) and unread == 0
+def _settled(line: str, segments: list[Segment], offset: int) -> bool:
+    """Whether a reading leaves nothing for another hypothesis: no character it
+    could not read, and no improbable character outside what it read."""
+    if any(REPLACEMENT in s.after for s in segments):
+        return False
+    inside = [(s.start - offset, s.end - offset) for s in segments]
+    return all(any(a <= i < b for a, b in inside) for i in range(len(line)) if _improbable_at(line, i))
 
 
 def read_text(text: str, lm, *, doc_script: str = "neutral") -> list[Segment]:

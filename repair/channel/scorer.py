@@ -48,7 +48,8 @@ class Punctuation:
     own marks (a document that writes ，。 loses ， far more often than （)."""
 
     def __init__(self, text: str = "") -> None:
-        own = Counter(c for c in text if unicodedata.category(c).startswith("P"))
+        # A ? amid garbled text is a mark a converter wrote, not the document's punctuation.
+        own = Counter(c for c in text if unicodedata.category(c).startswith("P") and c != "?")
         corpus = _corpus_punctuation()
         total = sum(own.values())
         self._logp: dict[str, float] = {}

@@ -25,6 +25,7 @@ candidates.
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -48,6 +49,9 @@ SWITCH = 3.0
 DROP_LOGP = -2.5
 # A known byte the true codec cannot read: an unread character.
 ERROR_LOGP = UNREAD_LOGP - 3.0
+# Log10 cost of reading a ? as a real question mark where a converter wrote ?
+# for every character it could not write.
+LITERAL_QUESTION_LOGP = -4.0
 # Softmax temperature of the posterior over a lost character's candidates.
 TEMPERATURE = 1.0
 CONTEXT = 10
@@ -113,18 +117,22 @@ def _with_drops(observed: str, lat: Lattice, channel: Channel) -> Lattice:
     """Optional holes at the character boundaries nearest where the known bytes
     stop reading in the true codec (a dropped byte puts the reading out of step
     right there)."""
-    known = bytes(c for c in lat.cells if c >= 0)
-    errors = [a for a, _, t in decoder(channel.true).pieces(known) if t == REPLACEMENT]
-    if not errors:
-        return lat
+    where = [i for i, c in enumerate(lat.cells) if c >= 0]  # cell of each known byte
+    known = bytes(lat.cells[i] for i in where)
+    errors = [where[a] for a, _, t in decoder(channel.true).pieces(known) if t == REPLACEMENT]
     boundaries = sorted(set(lat.item_start))
     wanted: set[int] = set()
-    import bisect
-
+    if channel.true != "utf-8":
+        # GBK and Big5 read on in step after a lost lead byte (almost every
+        # pair is valid): nothing shows where it went, so a byte may have gone
+        # at any boundary, and the model decides.
+        wanted = set(boundaries)
     for pos in errors:
         i = bisect.bisect_right(boundaries, pos)
         for b in boundaries[max(0, i - 1) : i + MAX_DROPS_PER_ERROR - 1]:
             wanted.add(b)
+    if not wanted:
+        return lat
     widths = decoder(channel.wrong).widths
     out = Lattice(foreign=set(lat.foreign))
     starts = {}
@@ -176,6 +184,7 @@ class _Walker:
         self.n = len(lat.cells)
         self.true = channel.true
         self.true_decoder = decoder(channel.true)
+        self.question_mode = channel.errors == "?"
         self.wrong = decoder(channel.wrong)
         self.maxlen = max_length(channel.true)
         # How many bytes a Han character takes in the true codec.
@@ -328,8 +337,8 @@ def read(observed: str, channel: Channel, scorer: ModelScorer | UnigramScorer, *
             memo = steps.get(hist)
             if memo is None:
                 memo = steps[hist] = {}
-            for end, lossy, drops, cands, listed in options:
-                base = score - enter + drops * DROP_LOGP
+            for end, lossy, cost, cands, listed in options:
+                base = score - enter + cost
                 for c in cands:
                     got = memo.get(c)
                     if got is None:
@@ -412,11 +421,15 @@ def _options(walker: _Walker, p: int) -> list[tuple[int, bool, int, tuple[str, .
             drops = sum(1 for h, j, _ in lost if j == 0 and holes[h].optional)
             if not cands and len(pattern) == walker.typical:
                 # Bytes lost so that no character fits: one unread character.
-                out.append((end, False, drops, (REPLACEMENT,), ()))
+                out.append((end, False, drops * DROP_LOGP, (REPLACEMENT,), ()))
                 continue
+        # A ? taken for a real question mark: in a line a converter filled with
+        # ? for what it could not write, it rarely is one (in '?' mode every
+        # observed ? is a hole, so a 3F byte in a pattern is that choice).
+        cost = drops * DROP_LOGP + (pattern.count(0x3F) * LITERAL_QUESTION_LOGP if walker.question_mode else 0.0)
         if cands:
             searched = SEARCH_CANDIDATES if any(b is not None for b in pattern) else BLIND_CANDIDATES
-            out.append((end, bool(lost), drops, cands[:searched], cands if lost else ()))
+            out.append((end, bool(lost), cost, cands[:searched], cands if lost else ()))
     return out
 
 

@@ -39,7 +39,6 @@ OUT_OF_REACH = {("gbk", "utf-8", "ignore"), ("big5", "utf-8", "ignore")}
 # edge that reads as a probable one (嗚, 猾, an ASCII letter cut out of a Big5
 # pair) is neither taken into the reading nor marked.
 KNOWN_MISSES = {
-    "utf-8-big5-?-modern",
     "utf-8-big5-ignore-modern",
     "gbk-big5-ignore-simplified",
     "big5-gbk-ignore-traditional",
