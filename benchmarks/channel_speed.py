@@ -19,9 +19,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from repair.api import Repairer  # noqa: E402
-from repair.channel.forward import garble  # noqa: E402
-from repair.lm.split import paragraphs  # noqa: E402
+from repair.api import Repairer
+from repair.channel.forward import garble
+from repair.lm.split import paragraphs
 
 RESULTS = Path(__file__).resolve().parent / "results"
 CASES = (("utf-8", "gbk", "replace"), ("big5", "gbk", "replace"), ("gbk", "big5", "?"), ("utf-8", "cp1252", "ignore"))

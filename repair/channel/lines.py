@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import lru_cache
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from repair.channel.forward import Channel
 from repair.channel.scorer import is_han, scorer_for
