@@ -139,7 +139,11 @@ def _cheap(line: str, channel: Channel) -> float | None:
         for a, b, t in pieces:
             if t == REPLACEMENT:
                 near_hole = (k > 0 and a < 3) or (k < len(segments) - 1 and b > len(data) - 3)
-                if not near_hole:
+                if near_hole:
+                    # The rest of a character whose other bytes a mark hid.
+                    good += 1
+                    logp += CUT_CHARACTER_LOGP
+                else:
                     bad += 1
                 continue
             good += 1
@@ -174,6 +178,7 @@ MIN_GOOD_SHARE = 0.5
 MAX_FOREIGN_SHARE = 0.1
 CHEAP_ERROR_LOGP = -8.0
 LITERAL_QUESTION_LOGP = -5.0
+CUT_CHARACTER_LOGP = -4.0
 # Log10 per character the rough reading must beat the core as written by.
 MIN_CHEAP_GAIN = 1.0
 MIN_CHEAP_GAIN_MARKED = 0.5
