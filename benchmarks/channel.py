@@ -34,6 +34,7 @@ from repair.channel.forward import encode
 from repair.channel.tables import REPLACEMENT, decoder
 from repair.lm.split import paragraphs
 from repair.lm.tokens import to_simplified
+from repair.plausibility import script_of
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -125,8 +126,8 @@ def make_docs(paras: list[str], true: str, wrong: str, mode: str, n: int, rng: r
             clean = text
         else:
             more = [rng.choice(paras)[:120] for _ in range(2)]
-            if true != "big5" and text != text and rng.random() < 0.5:
-                more = [to_simplified(m) for m in more]
+            if script_of(text) == "simplified":
+                more = [to_simplified(m) for m in more]  # a document is in one script
             try:
                 for m in more:
                     m.encode(true)
