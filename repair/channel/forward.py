@@ -38,9 +38,13 @@ class Channel:
     errors: str = "replace"
 
     @property
+    def pair(self) -> str:
+        return f"{_display(self.true)} read as {_display(self.wrong)}"
+
+    @property
     def label(self) -> str:
         mode = {"replace": "U+FFFD", "?": "?", "ignore": "dropped"}[self.errors]
-        return f"{_display(self.true)} read as {_display(self.wrong)} ({mode})"
+        return f"{self.pair} ({mode})"
 
 
 def _display(codec: str) -> str:

@@ -472,7 +472,9 @@ def _propose_segment(seg: Segment, doc: Document) -> Proposal:
             },
         )
     channel = seg.channels[0]
-    label = " then ".join(c.label for c in seg.channels)
+    # The error mode is named only where bytes were lost: a lossless reading is the pair alone.
+    lossy = bool(seg.lost) or any(c in seg.before for c in ("\ufffd", "?"))
+    label = " then ".join(c.label if lossy else c.pair for c in seg.channels)
     out = list(seg.after)
     slots = []
     written = []
