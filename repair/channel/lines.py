@@ -143,7 +143,6 @@ def _cheap(line: str, channel: Channel) -> float | None:
                     # The rest of a character whose other bytes a mark hid.
                     good += 1
                     logp += CUT_CHARACTER_LOGP
-                    changed = True
                 else:
                     bad += 1
                 continue
@@ -485,27 +484,11 @@ def _acceptable(before: str, readable: str, holes: int, gain: float, doc_script:
 
     if acceptable(before, readable, holes=holes, doc_script=doc_script):
         return True
-    marks = before.count(REPLACEMENT)
-    if marks and _short_lossy_ok(before, readable, marks, gain):
-        return True
     if len(before) < MIN_STRONG_CHARS or gain < STRONG_GAIN_PER_CHAR * len(before) or not _debris(before):
         return False
     if FOREIGN_TO_TEXT_RE.search(readable) or any(foreign_symbol_class(c) for c in readable):
         return False
     return not (LATIN_RE.search(readable) and not LATIN_RE.search(before))
-
-
-def _short_lossy_ok(before: str, readable: str, marks: int, gain: float) -> bool:
-    """A short garbled run whose U+FFFD the channel explains (鎵�绛�): each
-    replacement mark is evidence of damage of its own, so it counts toward the
-    improbable characters the acceptance rule wants."""
-    from repair.charclass import foreign_symbol_class
-    from repair.redecode import FOREIGN_TO_TEXT_RE, MIN_ACCEPT_SUSPICIOUS
-
-    odd = {c for c in before if char_logp(c) <= -5.0 and c != REPLACEMENT}
-    if len(odd) + marks < MIN_ACCEPT_SUSPICIOUS or gain < max(MIN_GAIN, MIN_GAIN_PER_CHAR * len(before)):
-        return False
-    return not (FOREIGN_TO_TEXT_RE.search(readable) or any(foreign_symbol_class(c) for c in readable))
 
 
 def _gain(before: str, after: str, scorer) -> float:
