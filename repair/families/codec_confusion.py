@@ -21,6 +21,7 @@ import ftfy
 
 from repair.channel.calibration import confidence as channel_confidence
 from repair.channel.lines import Segment, read_text
+from repair.channel.tables import decoder
 from repair.charclass import is_han
 from repair.codecs import CONFUSIONS, LOSSY_SIGNATURES, Confusion
 from repair.families.base import Document, Proposal, outside
@@ -191,7 +192,7 @@ def promising(core: str) -> tuple[int, ...]:
         # phase-shifted readings find likely text in byte-shifted runs.
         phases = (0, 1) if c.wrong in SINGLE_BYTE_CODECS else (0,)
         readings = (
-            segment[phase:].decode(c.true, errors="replace")
+            decoder(c.true).decode(segment[phase:], "replace")
             for segment in _encodable_segments(core, c.wrong)
             for phase in phases
         )
@@ -514,8 +515,6 @@ def _propose_lossy(span: Span, doc: Document) -> Proposal:
     """A lossy signature: where the bytes tell how many characters were lost
     (锟斤拷 is two U+FFFD written in UTF-8 and read as GBK), the run becomes that
     many marked gaps; otherwise (烫烫烫, memory never written) it stays as it is."""
-    from repair.channel.tables import decoder
-
     note = span.info["lossy"]
     try:
         data = span.text.encode("gbk")

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
+from repair.channel.tables import decoder
 from repair.fill.witness import fold
 
 # Clean characters on each side of the run that anchor it in the other copy
@@ -43,7 +44,7 @@ def shifted(clean: str, codec: str) -> str | None:
         raw = clean.encode(codec)[1:]
     except UnicodeEncodeError:
         return None
-    read = raw.decode(codec, errors="replace")
+    read = decoder(codec).decode(raw, "replace")  # the channel forward: first byte lost, read out of phase
     return "".join(c for c in read if not 0xE000 <= ord(c) <= 0xF8FF)
 
 

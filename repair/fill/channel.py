@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from repair.channel.tables import decoder
 from repair.charclass import UNIFIED_HAN_CLASS
 from repair.codecs import encodable
 from repair.plausibility import char_logp_table
@@ -86,7 +87,7 @@ def _reading(ch: str, reader: str, source: str) -> str | None:
         raw = ch.encode(source)
     except UnicodeEncodeError:
         return None
-    shown = raw.decode(reader, errors="replace")
+    shown = decoder(reader).decode(raw, "replace")  # the channel's decoder, as the reader does it
     return shown if shown != ch and "\ufffd" in shown else None
 
 
