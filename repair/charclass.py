@@ -75,7 +75,7 @@ BRACKET_PAIRS = {
     "[": "]",
     "{": "}",
 }
-_CLOSING = {c: o for o, c in BRACKET_PAIRS.items()}
+OPENING_OF = {c: o for o, c in BRACKET_PAIRS.items()}
 
 
 def unpaired_brackets(text: str) -> int:
@@ -89,8 +89,8 @@ def unpaired_brackets(text: str) -> int:
     for ch in text:
         if ch in BRACKET_PAIRS:
             depth[ch] = depth.get(ch, 0) + 1
-        elif ch in _CLOSING:
-            o = _CLOSING[ch]
+        elif ch in OPENING_OF:
+            o = OPENING_OF[ch]
             if depth.get(o, 0):
                 depth[o] -= 1
             else:
@@ -103,8 +103,16 @@ def _in(cp: int, ranges: tuple[tuple[int, int], ...]) -> bool:
 
 
 def is_han(ch: str) -> bool:
-    """Han ideograph, including compatibility ideographs and Extensions B+."""
-    return _in(ord(ch), HAN_RANGES)
+    """Han ideograph, including compatibility ideographs and Extensions B+.
+
+    Written out rather than looped over ``HAN_RANGES``: the re-decoding search
+    asks it millions of times.
+    """
+    cp = ord(ch)
+    return 0x4E00 <= cp <= 0x9FFF or 0x3400 <= cp <= 0x4DBF or 0x20000 <= cp <= 0x323AF or 0xF900 <= cp <= 0xFAFF
+
+
+assert HAN_RANGES == ((0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF), (0x20000, 0x323AF)), "see is_han"
 
 
 def is_private_use(ch: str) -> bool:

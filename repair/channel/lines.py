@@ -22,10 +22,12 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from repair.channel.forward import Channel
-from repair.channel.scorer import is_han, scorer_for
+from repair.channel.scorer import scorer_for
 from repair.channel.search import Reading, read, text_score
 from repair.channel.tables import REPLACEMENT, decoder
+from repair.charclass import foreign_symbol_class, is_han
 from repair.plausibility import char_logp
+from repair.redecode import SEPARATORS, SUSPICIOUS, suspicious_stretches
 
 # (true, wrong) pairs users' software produces, most common first.  GBK
 # stands for GB2312 and GB18030 as true codecs (it encodes what they encode,
@@ -188,8 +190,6 @@ def _core_span(line: str) -> tuple[int, int]:
     """The densest cluster of improbable characters in a line: a garbled field
     in a clean line is judged on itself, not on the clean text (or a rare
     character) beside it."""
-    from repair.redecode import suspicious_stretches
-
     found = suspicious_stretches(line)
     if not found:
         return 0, len(line)
@@ -273,7 +273,7 @@ MAX_DEBRIS_MEAN = -4.5
 
 def _improbable_at(line: str, i: int) -> bool:
     c = line[i]
-    return c not in SEPARATORS and (char_logp(c) <= -5.0 or c in ("?", REPLACEMENT))
+    return c not in SEPARATORS and (char_logp(c) <= SUSPICIOUS or c in ("?", REPLACEMENT))
 
 
 def _edge_debris(line: str, segments: list[Segment], offset: int) -> list[Segment]:
@@ -294,22 +294,17 @@ def _edge_debris(line: str, segments: list[Segment], offset: int) -> list[Segmen
 
 
 def _debris_span(line: str) -> tuple[int, int]:
-    from repair.redecode import suspicious_stretches
-
     found = suspicious_stretches(line)
     if not found:
         return 0, len(line)
     a, b = min(st.start for st in found), max(st.end for st in found)
     # Debris at the ends that is no Han text of the line's own (a kana, a Latin
     # letter cut out of a pair) goes with it.
-    while a > 0 and line[a - 1] not in SEPARATORS and (char_logp(line[a - 1]) <= -5.0 or line[a - 1] in "?\ufffd"):
+    while a > 0 and _improbable_at(line, a - 1):
         a -= 1
-    while b < len(line) and line[b] not in SEPARATORS and (char_logp(line[b]) <= -5.0 or line[b] in "?\ufffd"):
+    while b < len(line) and _improbable_at(line, b):
         b += 1
     return a, b
-
-
-SEPARATORS = frozenset("\t\n\v\f\r \u3000")
 
 
 def _debris(core: str) -> bool:
@@ -320,7 +315,7 @@ def _debris(core: str) -> bool:
     run of one symbol row (αβγ, ㄅㄆㄇ, これは) is a word of its own script."""
     if len(core) < MIN_DEBRIS_KINDS:
         return False
-    odd = {c for c in core if char_logp(c) <= -5.0 or c in (REPLACEMENT, "?")}
+    odd = {c for c in core if char_logp(c) <= SUSPICIOUS or c in (REPLACEMENT, "?")}
     if len(odd) < MIN_DEBRIS_KINDS or sum(_written_logp(c) for c in core) / len(core) > MAX_DEBRIS_MEAN:
         return False
     kinds = {_kind(c) for c in odd} - {None}
@@ -351,8 +346,6 @@ def _kind(ch: str) -> str | None:
         return "han"
     if ch.isspace() or ch in EDITORIAL or unicodedata.category(ch)[0] == "P":
         return None
-    from repair.charclass import foreign_symbol_class
-
     return foreign_symbol_class(ch) or ("latin" if ch.isascii() or ch <= "\u024f" else "symbol")
 
 
@@ -419,8 +412,6 @@ def _windows(line: str, offset: int) -> list[tuple[str, int]]:
     """The stretches of a line worth reading, with their offsets: its improbable
     clusters with a margin, merged (a garbled line is one window; a long clean
     paragraph with one odd word costs a window of a few dozen characters)."""
-    from repair.redecode import suspicious_stretches
-
     spans: list[list[int]] = []
     stretches = [(st.start, st.end) for st in suspicious_stretches(line)]
     stretches += [(i, i + 1) for i, c in enumerate(line) if c == REPLACEMENT]
@@ -479,7 +470,6 @@ MIN_STRONG_CHARS = 6
 
 
 def _acceptable(before: str, readable: str, holes: int, gain: float, doc_script: str) -> bool:
-    from repair.charclass import foreign_symbol_class
     from repair.redecode import FOREIGN_TO_TEXT_RE, LATIN_RE, acceptable
 
     if acceptable(before, readable, holes=holes, doc_script=doc_script):

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
 
-from repair.charclass import HAN_RANGES
+from repair.charclass import is_han
 from repair.plausibility import char_logp
 
 # Log10 cost of a character the wrong decoder left as U+FFFD in a reading:
@@ -80,15 +80,6 @@ def model_token(ch: str) -> str:
     from repair.lm.tokens import to_traditional
 
     return to_traditional(ch)
-
-
-def is_han(ch: str) -> bool:
-    """A Han character (the fast test: the search asks it millions of times)."""
-    cp = ord(ch)
-    return 0x4E00 <= cp <= 0x9FFF or 0x3400 <= cp <= 0x4DBF or 0x20000 <= cp <= 0x323AF or 0xF900 <= cp <= 0xFAFF
-
-
-assert HAN_RANGES == ((0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF), (0x20000, 0x323AF)), "see is_han"
 
 
 class UnigramScorer:

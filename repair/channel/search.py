@@ -30,10 +30,11 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from repair.channel.candidates import encodings, exact, fitting, max_length
+from repair.channel.candidates import encodings, fitting, max_length
 from repair.channel.forward import Channel
 from repair.channel.scorer import UNREAD_LOGP, ModelScorer, UnigramScorer
 from repair.channel.tables import REPLACEMENT, decoder
+from repair.charclass import BRACKET_PAIRS, OPENING_OF
 
 BEAM = 6
 # Candidates per lost character the search carries (most frequent first);
@@ -165,7 +166,6 @@ class Piece:
 class Reading:
     pieces: list[Piece]
     score: float
-    clean_score: float
     lattice: Lattice
     channel: Channel
     posteriors: dict[int, list[tuple[str, float]]] = field(default_factory=dict)
@@ -358,16 +358,15 @@ def read(observed: str, channel: Channel, scorer: ModelScorer | UnigramScorer, *
                     (back, REPLACEMENT, p, p + 1, False, False, ()),
                 )
     final = beams[n]
-    clean_score = text_score(observed, scorer)
     if not final:
-        return Reading([], -math.inf, clean_score, lat, channel)
+        return Reading([], -math.inf, lat, channel)
     (mode, _), (score, _, back) = max(final.items(), key=lambda kv: kv[1][0])
     pieces = []
     while back is not None:
         back, ch, a, b, lossy, clean, cands = back
         pieces.append(Piece(ch, a, b, lossy, clean, cands))
     pieces.reverse()
-    reading = Reading(pieces, score, clean_score, lat, channel)
+    reading = Reading(pieces, score, lat, channel)
     _posteriors(reading, scorer)
     return reading
 
@@ -475,22 +474,16 @@ def _posteriors(reading: Reading, scorer) -> None:
             pieces[i] = Piece(ranked[0][0], piece.start, piece.end, True, False, cands)
 
 
-OPENING = "（《「『〈【〔［(["
-CLOSING = "）》」』〉】〕］)]"
 UNPAIRED_LOGP = -3.0
 
 
 def _bracket_cost(ch: str, left: str, right: str) -> float:
     """Brackets come in pairs: a lost opening bracket with no closing one after it
     (or a closing one with none before) is unlikely whatever the model says."""
-    i = OPENING.find(ch)
-    if i >= 0:
-        return 0.0 if CLOSING[i] in right else UNPAIRED_LOGP
-    i = CLOSING.find(ch)
-    if i >= 0:
-        return 0.0 if OPENING[i] in left else UNPAIRED_LOGP
+    closing = BRACKET_PAIRS.get(ch)
+    if closing is not None:
+        return 0.0 if closing in right else UNPAIRED_LOGP
+    opening = OPENING_OF.get(ch)
+    if opening is not None:
+        return 0.0 if opening in left else UNPAIRED_LOGP
     return 0.0
-
-
-def decode_exact(data: bytes, codec: str) -> str | None:
-    return exact(codec, data)
