@@ -58,15 +58,22 @@ def script_sets() -> tuple[frozenset[str], frozenset[str]]:
     return trad, simp
 
 
-def script_of(text: str, min_evidence: int = 1) -> str:
+def script_of(text: str, min_evidence: int = 1, min_unopposed: int | None = None) -> str:
     """'traditional', 'simplified' or 'neutral', by which script's own characters dominate.
+
+    Fewer than ``min_evidence`` characters of either script decide nothing,
+    unless ``min_unopposed`` of one script stand with none of the other.
 
     >>> script_of("學而時習之"), script_of("学而时习之"), script_of("之乎者也")
     ('traditional', 'simplified', 'neutral')
+    >>> script_of("學而時習之", min_evidence=10), script_of("學而時習之", min_evidence=10, min_unopposed=3)
+    ('neutral', 'traditional')
     """
     trad, simp = script_sets()
     t = sum(c in trad for c in text)
     s = sum(c in simp for c in text)
+    if min_unopposed is not None and min(t, s) == 0 and max(t, s) >= min_unopposed:
+        return "traditional" if t else "simplified"
     if t + s < min_evidence:
         return "neutral"
     if t > s and t >= 2 * s:

@@ -23,7 +23,7 @@ from functools import lru_cache
 
 from repair.channel.forward import Channel
 from repair.channel.scorer import scorer_for
-from repair.channel.search import Reading, read, text_score
+from repair.channel.search import Reading, read_line_first_whole, text_score
 from repair.channel.tables import REPLACEMENT, decoder
 from repair.charclass import foreign_symbol_class, is_han
 from repair.plausibility import char_logp
@@ -240,8 +240,13 @@ def read_line(line: str, scorer, *, offset: int = 0, doc_script: str = "neutral"
     best: list[Segment] = []
     found = hypotheses(line)
     fallback = None
+    read_whole = False
     for n, channel in enumerate(found):
-        reading = read(line, channel, scorer)
+        # Once a channel has read every byte, another is worth only as much.
+        reading = read_line_first_whole(line, channel, scorer, whole_only=read_whole)
+        if reading is None:
+            continue
+        read_whole = read_whole or reading.whole
         if fallback is None:
             fallback = reading
         segments = _segments(line, reading, scorer, offset, doc_script, depth)
@@ -377,6 +382,11 @@ def _settled(line: str, segments: list[Segment], offset: int) -> bool:
     return all(any(a <= i < b for a, b in inside) for i in range(len(line)) if _improbable_at(line, i))
 
 
+# A rough reading that shows this many characters of one script and none of
+# the other is in that script (a line of the Analects shows 學 時 習 遠 來 樂).
+MIN_UNOPPOSED = 4
+
+
 def read_text(text: str, lm, *, doc_script: str = "neutral") -> list[Segment]:
     """Every garbled stretch of ``text`` with its reading, line by line.
 
@@ -391,7 +401,8 @@ def read_text(text: str, lm, *, doc_script: str = "neutral") -> list[Segment]:
         return []
     script = doc_script
     if script == "neutral":
-        script = script_of("".join(_rough_reading(w) for w, _ in windows[:200]), min_evidence=10)
+        rough = "".join(_rough_reading(w) for w, _ in windows[:200])
+        script = script_of(rough, min_evidence=10, min_unopposed=MIN_UNOPPOSED)
     scorer = None
     found: list[Segment] = []
     for window, offset in windows:

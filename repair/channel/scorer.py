@@ -43,6 +43,38 @@ def _corpus_punctuation() -> dict[str, float]:
     return out
 
 
+@lru_cache(maxsize=1)
+def _context_punctuation() -> dict[str, tuple[int, dict[str, int]]]:
+    """Per context (a Han character or a mark, or ``$`` for a line's end): marks seen there and their counts."""
+    rows: dict[str, dict[str, int]] = {}
+    ref = resources.files("repair.data").joinpath("punctcontext.tsv")
+    with ref.open(encoding="utf-8") as fh:
+        for line in fh:
+            if not line.startswith("#"):
+                ctx, ch, n = line.rstrip("\n").split("\t")
+                rows.setdefault(ctx, {})[ch] = int(n)
+    return {ctx: (sum(marks.values()), marks) for ctx, marks in rows.items()}
+
+
+LINE_END = "$"
+# Pseudo-counts of the corpus's overall shares added to each context's counts.
+CONTEXT_SMOOTHING = 10.0
+
+
+def context_factor(ch: str, context: str) -> float:
+    """Log10 of how much likelier the mark ``ch`` is in ``context`` than overall.
+
+    >>> context_factor("？", "乎") > 1 > 0 > context_factor("，", "$")
+    True
+    """
+    seen = _context_punctuation().get(context)
+    if seen is None:
+        return 0.0
+    total, marks = seen
+    prior = 10 ** _corpus_punctuation().get(ch, PUNCTUATION_FLOOR)
+    return math.log10((marks.get(ch, 0) + CONTEXT_SMOOTHING * prior) / (total + CONTEXT_SMOOTHING) / prior)
+
+
 class Punctuation:
     """A prior over punctuation marks: the corpus's shares, mixed with the document's
     own marks (a document that writes ，。 loses ， far more often than （)."""
@@ -68,6 +100,17 @@ class Punctuation:
         if unicodedata.category(ch).startswith("P"):
             return self.floor + PUNCTUATION_LOGP
         return char_logp(ch)
+
+    def logp_at(self, ch: str, before: str, at_end: bool) -> float:
+        """A mark's cost where it stands: after the character ``before``, at a line's end or not."""
+        lp = self.logp(ch)
+        if not unicodedata.category(ch).startswith("P"):
+            return lp
+        if before:
+            lp += context_factor(ch, model_token(before) if is_han(before) else before)
+        if at_end:
+            lp += context_factor(ch, LINE_END)
+        return lp
 
 
 # A mark's share is scaled so that a common mark costs about what the class
@@ -154,12 +197,21 @@ class ModelScorer:
         for cand in candidates:
             han = "".join(model_token(c) for c in cand if is_han(c))
             toks.append(han)
-            extra.append(sum(self.punctuation.logp(c) for c in cand if not is_han(c)))
+            extra.append(self._marks(left, cand, right))
         if not any(toks):
             return extra
         scores = self.lm.score_candidates(left_h, toks, right_h)
         script = [OTHER_SCRIPT_LOGP * sum(c in self.other_script for c in cand) for cand in candidates]
         return [s + e + o for s, e, o in zip(scores, extra, script, strict=True)]
+
+    def _marks(self, left: str, cand: str, right: str) -> float:
+        """The cost of a candidate's marks in their place (after which character, at the line's end)."""
+        total = 0.0
+        for k, c in enumerate(cand):
+            if not is_han(c):
+                before = cand[k - 1] if k else left[-1:]
+                total += self.punctuation.logp_at(c, before, not right and k == len(cand) - 1)
+        return total
 
 
 def scorer_for(lm, text: str = "", script: str = "neutral") -> UnigramScorer | ModelScorer:

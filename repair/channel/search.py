@@ -44,6 +44,10 @@ SEARCH_CANDIDATES = 48
 # does: it carries the few most frequent, to keep the context going.
 BLIND_CANDIDATES = 8
 BLIND_TRIED = 2000
+# Hypotheses this far (log10) below the best at the same node are dropped: all
+# of them have read the same bytes, and the worse one's way on is open to the
+# better at the cost of two switches and a few characters of other context.
+PRUNE = 15.0
 # Log10 cost of leaving clean text for a reading (and of coming back).
 SWITCH = 3.0
 # Log10 cost of a byte the decoder dropped where the hypothesis says it may have.
@@ -169,6 +173,7 @@ class Reading:
     lattice: Lattice
     channel: Channel
     posteriors: dict[int, list[tuple[str, float]]] = field(default_factory=dict)
+    whole: bool = False  # read as mojibake throughout
 
     @property
     def text(self) -> str:
@@ -275,13 +280,30 @@ class _Walker:
         """For a one-byte hole: which byte values the wrong decoder replaces there."""
         got = self._masks.get(h)
         if got is None:
-            follow = self._known_after(self.lat.holes[h].end)
+            follow = self.follow(h)
             if follow and self.wrong.kind != "utf-8" and not self.wrong.four_byte:
                 got = self.wrong.rejected_before(follow[0])  # a table decoder looks one byte ahead
             else:
-                got = [self.wrong.first(bytes([b]) + follow) == (1, REPLACEMENT) for b in range(256)]
+                got = self.wrong.rejected_given(follow)
             self._masks[h] = got
         return got
+
+    def follow(self, h: int) -> bytes:
+        """The known bytes right after hole ``h`` that its mask depends on (a
+        table decoder looks one byte ahead, UTF-8 and GB18030 further)."""
+        follow = self._known_after(self.lat.holes[h].end)
+        return follow[:1] if self.wrong.kind != "utf-8" and not self.wrong.four_byte else follow
+
+    def known_char(self, p: int) -> tuple[int, str] | None:
+        """(end node, character) where known bytes alone, no hole within reach,
+        fix the one character that starts at ``p`` (None: the search decides)."""
+        window = self.cells[p : p + self.maxlen]
+        if not window or any(c < 0 for c in window):
+            return None
+        if any(q in self.hole_at for q in range(p, p + len(window) + 1)):
+            return None
+        length, ch = self.true_decoder.first(bytes(window))
+        return None if ch == REPLACEMENT else (p + length, ch)
 
     def _known_after(self, q: int) -> bytes:
         out = []
@@ -312,11 +334,29 @@ def read(observed: str, channel: Channel, scorer: ModelScorer | UnigramScorer, *
         beam = beams[p]
         if not beam:
             continue
-        if len(beam) > BEAM:
+        if len(beam) > 1:
             kept = sorted(beam.items(), key=lambda kv: -kv[1][0])[:BEAM]
-            beam = beams[p] = dict(kept)
+            floor = kept[0][1][0] - PRUNE
+            beam = beams[p] = {key: v for key, v in kept if v[0] >= floor}
         if p == n:
             break
+        if whole and len(beam) == 1 and not any(beams[q] for q in range(p + 1, min(n, p + walker.maxlen) + 1)):
+            # One hypothesis left, reading mojibake throughout: where the
+            # known bytes fix the characters there is nothing to choose, so
+            # they are read straight on to the next hole (no other hypothesis
+            # can be waiting on the nodes skipped).
+            (key, (score, state, back)), = beam.items()
+            hist, q = key[1], p
+            while q < n and (got := walker.known_char(q)) is not None:
+                end, ch = got
+                lp, state, tok = scorer.step(state, ch)
+                score += lp
+                hist = _hist(hist, tok, order)
+                back = (back, ch, q, end, False, False, ())
+                q = end
+            if q > p:
+                _push(beams[q], "g", hist, score, state, back)
+                continue
         k = starts.get(p)
         options = None if k is not None and k in lat.foreign else _options(walker, p)
         for (mode, hist), (score, state, back) in list(beam.items()):
@@ -371,6 +411,36 @@ def read(observed: str, channel: Channel, scorer: ModelScorer | UnigramScorer, *
     return reading
 
 
+def read_line_first_whole(
+    observed: str, channel: Channel, scorer: ModelScorer | UnigramScorer, *, whole_only: bool = False
+) -> Reading | None:
+    """The best reading, trying first that the string is mojibake throughout.
+
+    Most garbling is of a whole line or field, and the search that may keep
+    any observed character as it is costs several times the one that reads
+    every byte.  When that one reads every byte (no observed character kept,
+    none left unread) it is the answer; a character it reads back as itself
+    (an ASCII letter, a space) counts as kept, so a line's edits stay where the
+    text changed.  Otherwise the full search decides (or, ``whole_only``, the
+    answer is None: another channel already read every byte).
+    """
+    reading = read(observed, channel, scorer, whole=True)
+    if any(p.clean or p.text == REPLACEMENT for p in reading.pieces):
+        return None if whole_only else read(observed, channel, scorer)
+    item_of = {s: k for k, s in enumerate(reading.lattice.item_start)}
+    for i, p in enumerate(reading.pieces):
+        k = item_of.get(p.start)
+        if not p.lossy and k is not None and item_of.get(p.end) == k + 1 and observed[k] == p.text:
+            reading.pieces[i] = Piece(p.text, p.start, p.end, False, True)
+    reading.whole = True
+    return reading
+
+
+# Candidates that fit a pattern of known and lost bytes, by the pattern and the
+# bytes after it (bounded: emptied when full).
+_FILTERED: dict[tuple, tuple[str, ...]] = {}
+MAX_FILTERED = 20000
+
 # Candidates of a lost character kept for its ranking after the search.
 LISTED = 200
 
@@ -385,8 +455,8 @@ def _options(walker: _Walker, p: int) -> list[tuple[int, bool, int, tuple[str, .
     if all(c >= 0 for c in window) and not any(q in walker.hole_at for q in range(p, p + len(window) + 1)):
         # Known bytes only, no hole within reach: the true decoder reads one
         # character here, or none (the search then writes an unread one).
-        length, ch = walker.true_decoder.first(bytes(window))
-        return [] if ch == REPLACEMENT else [(p + length, False, 0, (ch,), ())]
+        got = walker.known_char(p)
+        return [] if got is None else [(got[0], False, 0, (got[1],), ())]
     for pattern, end, lost in walker.reads(p):
         cands = fitting(walker.true, pattern)
         drops = 0
@@ -399,19 +469,28 @@ def _options(walker: _Walker, p: int) -> list[tuple[int, bool, int, tuple[str, .
                 # was rejected given that byte (E5 9B in Big5 is no pair, EF BC
                 # is): the mask depends on the candidate's own next byte.
                 last = len(pattern) - 1
-                fixed = [(walker.mask(h), i) for h, _, i in lost if i == last]
+                fixed_at = tuple((h, i) for h, _, i in lost if i == last)
                 inner = [i for _, _, i in lost if i < last]
-                ok = []
-                # With no byte known, the most frequent few thousand are tried.
-                for c in cands if any(b is not None for b in pattern) else cands[:BLIND_TRIED]:
-                    data = enc[c]
-                    if all(m[data[i]] for m, i in fixed) and all(
-                        walker.wrong.rejected_before(data[i + 1])[data[i]] for i in inner
-                    ):
-                        ok.append(c)
-                        if len(ok) >= LISTED:
-                            break
-                cands = tuple(ok)
+                # The answer depends on the bytes, not on where they stand: the
+                # same pattern before the same bytes is filtered once.
+                key = (walker.true, walker.wrong.name, pattern, tuple((walker.follow(h), i) for h, i in fixed_at))
+                ok = _FILTERED.get(key)
+                if ok is None:
+                    fixed = [(walker.mask(h), i) for h, i in fixed_at]
+                    ok = []
+                    # With no byte known, the most frequent few thousand are tried.
+                    for c in cands if any(b is not None for b in pattern) else cands[:BLIND_TRIED]:
+                        data = enc[c]
+                        if all(m[data[i]] for m, i in fixed) and all(
+                            walker.wrong.rejected_before(data[i + 1])[data[i]] for i in inner
+                        ):
+                            ok.append(c)
+                            if len(ok) >= LISTED:
+                                break
+                    if len(_FILTERED) >= MAX_FILTERED:
+                        _FILTERED.clear()
+                    ok = _FILTERED[key] = tuple(ok)
+                cands = ok
             else:
                 # Holes of several widths (a UTF-8 decoder's): the most frequent are checked.
                 known = sum(b is not None for b in pattern)

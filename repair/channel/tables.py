@@ -24,6 +24,9 @@ import ftfy.bad_codecs  # noqa: F401  (registers sloppy-windows-1252, the browse
 
 REPLACEMENT = "\ufffd"
 INVALID = "\x00"
+# Byte masks kept per decoder for the contexts seen (bounded: the cache is
+# emptied when full).
+MAX_CACHED = 4096
 # Decoders users' software really uses, by the names Python gives them.
 ALIASES = {
     "cp936": "gbk",
@@ -53,6 +56,7 @@ class Decoder:
     def __init__(self, name: str) -> None:
         self.name = codec_name(name)
         self._rejected: dict[int, list[bool]] = {}
+        self._rejected_given: dict[bytes, list[bool]] = {}
         table = _tables()[self.name]
         self.kind = table["kind"]
         if self.kind == "utf-8":
@@ -95,6 +99,17 @@ class Decoder:
         if got is None:
             tail = bytes([following])
             got = self._rejected[following] = [self.first(bytes([b]) + tail) == (1, REPLACEMENT) for b in range(256)]
+        return got
+
+    def rejected_given(self, following: bytes) -> list[bool]:
+        """Which bytes this decoder replaces, alone, before the bytes ``following``
+        (for decoders that look further than one byte ahead: UTF-8, GB18030)."""
+        got = self._rejected_given.get(following)
+        if got is None:
+            if len(self._rejected_given) >= MAX_CACHED:
+                self._rejected_given.clear()
+            got = [self.first(bytes([b]) + following) == (1, REPLACEMENT) for b in range(256)]
+            self._rejected_given[following] = got
         return got
 
     def first(self, data: bytes, pos: int = 0) -> tuple[int, str]:
