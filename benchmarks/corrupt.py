@@ -34,7 +34,7 @@ import opencc
 
 # Measure this checkout, whatever else is installed.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from repair.codecs import encodable
+from repair.channel.forward import encodable
 from repair.lm.split import corpus_files, paragraphs
 
 __all__ = ["FAMILIES", "CorruptedDocument", "Damage", "corpus_files", "generate_documents", "held_out_paragraphs"]

@@ -31,7 +31,7 @@ from corrupt import held_out_paragraphs, is_han
 from rapidfuzz.distance import Levenshtein
 
 import repair
-from repair.codecs import encodable
+from repair.channel.forward import encodable
 
 # (script, reader, source): the file was written in ``source`` and read with ``reader``.
 CHANNELS = (

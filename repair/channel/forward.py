@@ -58,6 +58,27 @@ def _display(codec: str) -> str:
     }.get(codec, codec)
 
 
+def strict_encode(text: str, codec: str) -> bytes | None:
+    """The bytes ``codec`` writes for ``text``, or None where it lacks a character.
+
+    >>> strict_encode("學", "big5"), strict_encode("学", "big5")
+    (b'\\xbe\\xc7', None)
+    """
+    try:
+        return text.encode(codec)
+    except UnicodeEncodeError:
+        return None
+
+
+def encodable(text: str, codec: str) -> bool:
+    """Whether ``codec`` can write every character of ``text``.
+
+    >>> encodable("学而", "gb2312"), encodable("學而", "gb2312")
+    (True, False)
+    """
+    return strict_encode(text, codec) is not None
+
+
 def encode(text: str, true: str) -> bytes:
     """Encode as a writer does: characters the codec lacks become ``?``."""
     return text.encode(true, errors="replace")

@@ -414,7 +414,7 @@ def read(observed: str, channel: Channel, scorer: ModelScorer | UnigramScorer, *
 def read_line_first_whole(
     observed: str, channel: Channel, scorer: ModelScorer | UnigramScorer, *, whole_only: bool = False
 ) -> Reading | None:
-    """The best reading, trying first that the string is mojibake throughout.
+    """The best reading, trying first that the string is UTF-8 mojibake throughout.
 
     Most garbling is of a whole line or field, and the search that may keep
     any observed character as it is costs several times the one that reads
@@ -424,8 +424,17 @@ def read_line_first_whole(
     text changed.  Otherwise the full search decides (or, ``whole_only``, the
     answer is None: another channel already read every byte).
     """
+    if channel.errors == "ignore" or channel.true != "utf-8":
+        # Dropped bytes leave no mark, and GBK or Big5 bytes read on out of
+        # step after a lost one: a reading of every byte may be wrong and still
+        # read on, so the full search decides.  UTF-8 falls back in step at
+        # every character.
+        return None if whole_only else read(observed, channel, scorer)
     reading = read(observed, channel, scorer, whole=True)
-    if any(p.clean or p.text == REPLACEMENT for p in reading.pieces):
+    # Bytes read out of step read on as rare characters: only a reading that
+    # looks like text (a rare character now and then) is taken without the full search.
+    rare = sum(1 for p in reading.pieces if not p.lossy and _improbable(p.text))
+    if rare > len(reading.pieces) * MAX_RARE_SHARE or any(p.clean or p.text == REPLACEMENT for p in reading.pieces):
         return None if whole_only else read(observed, channel, scorer)
     item_of = {s: k for k, s in enumerate(reading.lattice.item_start)}
     for i, p in enumerate(reading.pieces):
@@ -434,6 +443,17 @@ def read_line_first_whole(
             reading.pieces[i] = Piece(p.text, p.start, p.end, False, True)
     reading.whole = True
     return reading
+
+
+# Share of improbable characters a reading of every byte may hold and be taken as it is.
+MAX_RARE_SHARE = 1 / 40
+
+
+def _improbable(ch: str) -> bool:
+    from repair.plausibility import char_logp
+    from repair.redecode import SUSPICIOUS
+
+    return char_logp(ch) <= SUSPICIOUS
 
 
 # Candidates that fit a pattern of known and lost bytes, by the pattern and the

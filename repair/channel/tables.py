@@ -170,6 +170,36 @@ def decoder(name: str) -> Decoder:
     return Decoder(name)
 
 
+def first_error(data: bytes, codec: str) -> int:
+    """Where the strict decoder of ``codec`` would raise on ``data`` (its length if nowhere).
+
+    >>> first_error("學".encode("utf-8")[:2], "utf-8"), first_error(b"ab", "utf-8")
+    (0, 2)
+    """
+    dec = decoder(codec)
+    for a, b, t in dec.pieces(data):
+        if t == REPLACEMENT and not dec.genuine(data, a, b):
+            return a
+    return len(data)
+
+
+def strict_decode(data: bytes, codec: str) -> str | None:
+    """What Python's strict decoder gives for ``data``, from the tables; None
+    where it would raise.  Every re-reader of bytes asks this, so that one
+    table says what each codec does.
+
+    >>> strict_decode(bytes((0xD6, 0xAE)), "gbk"), strict_decode(bytes((0xAA, 0xA1)), "gb2312")
+    ('之', None)
+    """
+    dec = decoder(codec)
+    out = []
+    for a, b, t in dec.pieces(data):
+        if t == REPLACEMENT and not dec.genuine(data, a, b):
+            return None
+        out.append(t)
+    return "".join(out)
+
+
 def _decoders() -> tuple[str, ...]:
     return tuple(_tables())
 

@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import re
 
-from repair.codecs import DOUBLE_BYTE_CODECS, encodable
+from repair.channel.confusions import DOUBLE_BYTE_CODECS
+from repair.channel.forward import encodable, strict_encode
+from repair.channel.tables import strict_decode
 from repair.families.base import Document, Proposal
 from repair.plausibility import char_logp, text_logp
 from repair.redecode import HOLE_LOGP, SUSPICIOUS, acceptable
@@ -62,11 +64,8 @@ FULLWIDTH_ALNUM = {
 
 
 def _two_byte(ch: str, codec: str) -> bytes | None:
-    try:
-        raw = ch.encode(codec)
-    except UnicodeEncodeError:
-        return None
-    return raw if len(raw) == 2 else None
+    raw = strict_encode(ch, codec)
+    return raw if raw is not None and len(raw) == 2 else None
 
 
 def glued_probability(ch: str) -> float:
@@ -118,10 +117,7 @@ def reread_shifted(
         data = data[:-1]
     for i in range(0, len(data), 2):
         pair = bytes(data[i : i + 2])
-        try:
-            ch = pair.decode(codec)
-        except UnicodeDecodeError:
-            ch = ""
+        ch = strict_decode(pair, codec) or ""
         p_glued = (glued_probability(ch) if glue else 0.0) if len(ch) == 1 else 1.0
         if p_glued >= GLUED_MARK:
             out.append(
@@ -171,9 +167,8 @@ def _reread_after_lost_lead(
         return None
     lead = int(info["lead_byte"], 16)
     if end != "\ufffd":
-        try:
-            whole = bytes((lead, ord(end))).decode(codec)
-        except UnicodeDecodeError:
+        whole = strict_decode(bytes((lead, ord(end))), codec)
+        if whole is None:
             return None
         pieces[-1] = (whole, {"p_glued": 0.0})
         return pieces

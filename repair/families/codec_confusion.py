@@ -4,7 +4,7 @@
 UTF-8 read as cp1252 twice.  The channel is exact when the garbling was
 lossless: encoding the mojibake with the wrong codec gives back the original
 bytes, and decoding them with the true codec gives back the text.  For every
-improbable stretch every row of the codec table (``repair.codecs``) is tried,
+improbable stretch every row of the codec table (``repair.channel.confusions``) is tried,
 over the whole run and over trims of it, and repeated for double mojibake; the
 UTF-8/Latin-1 row is ftfy's, which knows that family best.  A reading is kept
 only when it passes ``redecode.acceptable``.  Runs of a lossy signature
@@ -20,10 +20,11 @@ from functools import partial
 import ftfy
 
 from repair.channel.calibration import confidence as channel_confidence
+from repair.channel.confusions import CONFUSIONS, LOSSY_SIGNATURES, Confusion
+from repair.channel.forward import strict_encode
 from repair.channel.lines import Segment, read_text
-from repair.channel.tables import decoder
+from repair.channel.tables import decoder, first_error, strict_decode
 from repair.charclass import is_han
-from repair.codecs import CONFUSIONS, LOSSY_SIGNATURES, Confusion
 from repair.families.base import Document, Proposal, outside
 from repair.plausibility import char_logp, mean_logp
 from repair.redecode import HOLE_LOGP, MIN_CANDIDATE_MEAN, SUSPICIOUS, acceptable, gain
@@ -57,81 +58,32 @@ FTFY_CONFIG = ftfy.TextFixerConfig(
 
 
 def reread(text: str, confusion: Confusion) -> tuple[str, int] | None:
-    """Undo one confusion: (text with U+FFFD for each lost character, holes).
+    """Undo one confusion whole: (text with U+FFFD for a cut last character, holes).
 
-    None when the bytes do not fit.  Two kinds of loss are allowed: a last
+    None when the bytes do not fit.  The one loss allowed here is a last
     character cut in half (an odd byte at the end, which the wrong decoder
-    turned into U+FFFD or ``?``), and, when the true codec is UTF-8, bytes the
-    wrong decoder replaced inside the run: UTF-8 resynchronises, so only the
-    characters that held those bytes are lost.
+    turned into U+FFFD or ``?``).  Bytes replaced inside the run are the
+    channel's to read (``repair.channel``), with the model choosing among the
+    characters that fit.
     """
     stripped = text.rstrip("\ufffd?")
     tail = 1 if stripped != text else 0
-    if not stripped:
+    if not stripped or "\ufffd" in stripped:
         return None
-    if "\ufffd" in stripped and confusion.true != "utf-8":
+    raw = strict_encode(stripped, confusion.wrong)
+    if raw is None:
         return None
-    try:
-        parts = [part.encode(confusion.wrong) for part in stripped.split("\ufffd")]
-    except UnicodeEncodeError:
+    read = strict_decode(raw, confusion.true)
+    if read is not None:
+        return read + "\ufffd" * tail, tail
+    # A character cut at the end is only believed when the wrong decoder said
+    # so (the U+FFFD or ? stripped above): otherwise the run would swallow the
+    # clean character that follows it.
+    start = first_error(raw, confusion.true)
+    if not tail or start < len(raw) - 3 or start == 0:
         return None
-    if len(parts) > 1:
-        out = _utf8_with_holes(parts)
-        if out is None:
-            return None
-        return out + "\ufffd" * tail, out.count("\ufffd") + tail
-    raw = parts[0]
-    try:
-        return raw.decode(confusion.true) + "\ufffd" * tail, tail
-    except UnicodeDecodeError as err:
-        # A character cut at the end is only believed when the wrong decoder
-        # said so (the U+FFFD or ? stripped above): otherwise the run would
-        # swallow the clean character that follows it.
-        if not tail or err.start < len(raw) - 3 or err.start == 0:
-            return None
-        try:
-            return raw[: err.start].decode(confusion.true) + "\ufffd", 1
-        except UnicodeDecodeError:
-            return None
-
-
-def _utf8_with_holes(parts: list[bytes]) -> str | None:
-    """Decode UTF-8 bytes with unknown stretches (at least one byte) between ``parts``.
-
-    Exactly one character is lost at each gap: the one whose bytes the gap
-    cut (its lead byte before the gap, at most its remaining continuation
-    bytes after it).  Everything else must decode strictly, so a gap cannot
-    swallow its neighbours.
-    """
-    out = []
-    owed = 0
-    for i, part in enumerate(parts):
-        if i > 0:
-            # The gap held at least one of the bytes owed; strip at most the rest.
-            k = 0
-            while k < max(owed - 1, 0) and k < len(part) and 0x80 <= part[k] < 0xC0:
-                k += 1
-            part = part[k:]
-        if i < len(parts) - 1:
-            part, owed = _drop_cut_character(part)
-        try:
-            out.append(part.decode("utf-8"))
-        except UnicodeDecodeError:
-            return None
-    return "\ufffd".join(out)
-
-
-def _drop_cut_character(part: bytes) -> tuple[bytes, int]:
-    """Remove a character cut at the end of ``part``; return how many of its
-    bytes are still owed (2 when the gap may have taken a whole lead byte)."""
-    for back in range(1, min(4, len(part)) + 1):
-        byte = part[-back]
-        if byte >= 0xC0:
-            need = 2 if byte < 0xE0 else 3 if byte < 0xF0 else 4
-            return (part[:-back], need - back) if back < need else (part, 2)
-        if byte < 0x80:
-            return part, 2
-    return part, 2
+    head = strict_decode(raw[:start], confusion.true)
+    return None if head is None else (head + "\ufffd", 1)
 
 
 def ftfy_reread(text: str) -> tuple[str, int] | None:
@@ -155,9 +107,10 @@ READERS: dict[str, Callable[[str], tuple[str, int] | None]] = dict(ATTEMPTS)
 def _encodable_segments(text: str, codec: str) -> list[bytes]:
     segments, current = [], bytearray()
     for ch in text:
-        try:
-            current += ch.encode(codec)
-        except UnicodeEncodeError:
+        raw = strict_encode(ch, codec)
+        if raw is not None:
+            current += raw
+        else:
             if current:
                 segments.append(bytes(current))
             current = bytearray()
@@ -516,10 +469,7 @@ def _propose_lossy(span: Span, doc: Document) -> Proposal:
     (锟斤拷 is two U+FFFD written in UTF-8 and read as GBK), the run becomes that
     many marked gaps; otherwise (烫烫烫, memory never written) it stays as it is."""
     note = span.info["lossy"]
-    try:
-        data = span.text.encode("gbk")
-    except UnicodeEncodeError:
-        data = b""
+    data = strict_encode(span.text, "gbk") or b""
     lost = decoder("utf-8").decode(data, "replace") if span.text.startswith("锟") else ""
     if not lost or set(lost) != {"\ufffd"}:
         return Proposal(note=f"left marked: {note}", detail={"lossy": note})

@@ -15,6 +15,7 @@ import re
 import unicodedata
 import urllib.parse
 
+from repair.channel.tables import strict_decode
 from repair.families.base import Document, Proposal
 from repair.plausibility import mean_logp
 from repair.types import Candidate, Span
@@ -58,13 +59,8 @@ def decode_escape(text: str) -> str | None:
         out = html.unescape(text)
     elif text.startswith("%"):
         raw = urllib.parse.unquote_to_bytes(text)
-        readings = []
-        for codec in ("utf-8", "gb18030", "big5hkscs"):
-            try:
-                readings.append(raw.decode(codec))
-            except UnicodeDecodeError:
-                continue
-        readings = [r for r in readings if not r.isascii()]
+        readings = [strict_decode(raw, codec) for codec in ("utf-8", "gb18030", "big5hkscs")]
+        readings = [r for r in readings if r is not None and not r.isascii()]
         if not readings:
             return None
         # %D1%A7 is Cyrillic in UTF-8 and 学 in GBK: the likelier text wins.

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from repair.channel.forward import strict_encode
 from repair.families.base import Document, MarkOnly
 from repair.types import Span
 
@@ -19,11 +20,8 @@ PUA_RUN_RE = re.compile("[\ue000-\uf8ff\U000f0000-\U000ffffd\U00100000-\U0010fff
 
 def gbk_user_bytes(ch: str) -> str | None:
     """The GBK user-defined code a private-use character came from, if any."""
-    try:
-        raw = ch.encode("gb18030")
-    except UnicodeEncodeError:
-        return None
-    return raw.hex().upper() if len(raw) == 2 else None
+    raw = strict_encode(ch, "gb18030")
+    return raw.hex().upper() if raw is not None and len(raw) == 2 else None
 
 
 class PrivateUse(MarkOnly):

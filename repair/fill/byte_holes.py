@@ -28,7 +28,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from repair.codecs import encodable
+from repair.channel.forward import encodable, strict_encode
+from repair.channel.tables import strict_decode
 from repair.fill.byte_witness import run_reading
 from repair.fill.channel import HAN_RE
 from repair.fill.ranker import (
@@ -74,11 +75,8 @@ def code_page(codec: str) -> dict[tuple[int, int], str]:
     table = {}
     for lead in LEAD_BYTES:
         for trail in TRAIL_BYTES:
-            try:
-                ch = bytes((lead, trail)).decode(codec)
-            except UnicodeDecodeError:
-                continue
-            if len(ch) == 1 and HAN_RE.fullmatch(ch):
+            ch = strict_decode(bytes((lead, trail)), codec)
+            if ch is not None and len(ch) == 1 and HAN_RE.fullmatch(ch):
                 table[(lead, trail)] = ch
     return table
 
@@ -106,11 +104,8 @@ def deleted_pair(first: int, second: int, codec: str) -> bool:
     >>> deleted_pair(0xAA, 0xA1, "gb18030"), deleted_pair(0xB0, 0xA1, "gb18030")
     (True, False)
     """
-    try:
-        ch = bytes((first, second)).decode(codec)
-    except UnicodeDecodeError:
-        return False
-    return len(ch) == 1 and 0xE000 <= ord(ch) <= 0xF8FF
+    ch = strict_decode(bytes((first, second)), codec)
+    return ch is not None and len(ch) == 1 and 0xE000 <= ord(ch) <= 0xF8FF
 
 
 def _byte(constraint: dict, key: str) -> int | None:
@@ -136,10 +131,7 @@ def candidates(slot: Slot, codec: str) -> list[str]:
     if slot.chars == 1 and lead is not None and isinstance(c.get("resync_reader"), str):
         return resynced(lead, _byte(c, "next_byte"), codec, c["resync_reader"])
     if (lead is None or trail is None) and isinstance(c.get("as_read"), str) and len(c["as_read"]) == 1:
-        try:
-            raw = c["as_read"].encode(codec)
-        except UnicodeEncodeError:
-            raw = b""
+        raw = strict_encode(c["as_read"], codec) or b""
         if len(raw) == 2:
             lead, trail = raw[0], raw[1]
     if slot.chars == 1:
@@ -177,18 +169,11 @@ def resynced(lead: int, next_byte: int | None, codec: str, reader: str) -> list[
     """
     found = []
     for trail in range(0x80, 0xFF):
-        try:
-            ch = bytes((lead, trail)).decode(codec)
-        except UnicodeDecodeError:
+        ch = strict_decode(bytes((lead, trail)), codec)
+        if ch is None or len(ch) != 1 or 0xE000 <= ord(ch) <= 0xF8FF:
             continue
-        if len(ch) != 1 or 0xE000 <= ord(ch) <= 0xF8FF:
-            continue
-        if next_byte is not None:
-            try:
-                bytes((trail, next_byte)).decode(reader)
-                continue  # a valid pair: the reader would have read on out of step
-            except UnicodeDecodeError:
-                pass
+        if next_byte is not None and strict_decode(bytes((trail, next_byte)), reader) is not None:
+            continue  # a valid pair: the reader would have read on out of step
         found.append(ch)
     return found
 
@@ -220,11 +205,8 @@ GLUED_KEEP = 0.3
 
 def _as_glued(ch: str, codec: str) -> Slot | None:
     """The two-character hole a re-read character would be if a deleted pair glued it."""
-    try:
-        raw = ch.encode(codec)
-    except UnicodeEncodeError:
-        return None
-    if len(raw) != 2 or not HAN_RE.fullmatch(ch):
+    raw = strict_encode(ch, codec)
+    if raw is None or len(raw) != 2 or not HAN_RE.fullmatch(ch):
         return None
     return Slot(0, 2, 2, "two characters glued by a deleted pair", {"as_read": ch})
 

@@ -20,9 +20,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from repair.channel.forward import encodable
 from repair.channel.tables import decoder
 from repair.charclass import UNIFIED_HAN_CLASS
-from repair.codecs import encodable
 from repair.plausibility import char_logp_table
 
 HAN_RE = re.compile(f"[{UNIFIED_HAN_CLASS}]")

@@ -21,7 +21,7 @@ from itertools import pairwise
 import numpy as np
 
 from repair.channel.calibration import observed_accuracy
-from repair.codecs import encodable
+from repair.channel.forward import encodable
 from repair.fill.channel import FILLABLE, candidate_set, narrow_code_page, split_candidates
 from repair.fill.code_pairs import PAIR_KINDS, common_following_char, pair_reading
 from repair.fill.glyphs import GLYPH_KINDS, GlyphTable

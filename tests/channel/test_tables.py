@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from repair.channel.tables import DECODERS, decoder
+from repair.channel.tables import DECODERS, decoder, first_error, strict_decode
 
 
 def _random_bytes(rng: random.Random) -> bytes:
@@ -30,6 +30,25 @@ def test_simulated_decoder_matches_python_on_random_bytes(name: str, errors: str
     for _ in range(3000):
         data = _random_bytes(rng)
         assert d.decode(data, errors) == data.decode(name, errors), data.hex()
+
+
+@pytest.mark.parametrize("name", DECODERS)
+def test_strict_reading_matches_python_on_every_pair_and_random_bytes(name: str) -> None:
+    """The re-readers of every family (byte shifts, cut characters, code pages)
+    ask ``strict_decode``: it must raise where Python raises, and only there."""
+
+    def python(data: bytes) -> tuple[str | None, int]:
+        try:
+            return data.decode(name), len(data)
+        except UnicodeDecodeError as err:
+            return None, err.start
+
+    for data in (bytes(p) for p in itertools.product(range(256), repeat=2)):
+        assert strict_decode(data, name) == python(data)[0], data.hex()
+    rng = random.Random(name)
+    for _ in range(3000):
+        data = _random_bytes(rng)
+        assert (strict_decode(data, name), first_error(data, name)) == python(data), data.hex()
 
 
 @pytest.mark.parametrize("name", DECODERS)

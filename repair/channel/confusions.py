@@ -1,4 +1,4 @@
-"""The codec table: which (true, wrong) confusions the toolkit can undo.
+"""The confusion table: which lossless (true, wrong) confusions the toolkit undoes whole.
 
 Mojibake is text encoded with the true codec and decoded with the wrong one;
 undoing it is encoding with the wrong codec and decoding with the true one.
@@ -43,15 +43,3 @@ LOSSY_SIGNATURES: tuple[tuple[str, str], ...] = (
 # The single-byte lead bytes of GBK / Big5 used to re-read a byte-shifted run.
 DOUBLE_BYTE_CODECS: tuple[str, ...] = ("gb18030", "big5hkscs")
 
-
-def encodable(text: str, codec: str) -> bool:
-    """Whether ``codec`` can write every character of ``text``.
-
-    >>> encodable("学而", "gb2312"), encodable("學而", "gb2312")
-    (True, False)
-    """
-    try:
-        text.encode(codec)
-    except UnicodeEncodeError:
-        return False
-    return True
