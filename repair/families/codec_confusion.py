@@ -26,6 +26,7 @@ from repair.channel.lines import Segment, read_text
 from repair.channel.tables import decoder, first_error, strict_decode
 from repair.charclass import is_han
 from repair.families.base import Document, Proposal, outside
+from repair.fill.ranker import LOST_GAPS
 from repair.plausibility import char_logp, mean_logp
 from repair.redecode import HOLE_LOGP, MIN_CANDIDATE_MEAN, SUSPICIOUS, acceptable, gain
 from repair.types import Candidate, Slot, Span
@@ -480,5 +481,5 @@ def _propose_lossy(span: Span, doc: Document) -> Proposal:
         1.0,
         slots,
         note=f"marked: {note}; the bytes tell {len(lost)} lost character(s)",
-        detail={"lossy": note, "lost_characters": len(lost)},
+        detail={"lossy": note, LOST_GAPS: len(lost)},
     )

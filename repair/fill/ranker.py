@@ -40,6 +40,10 @@ TEMPERATURE = 1.5
 # A placeholder or U+FFFD may hide any character; a ``?`` one its code page
 # lacked; a private-use code or foreign symbol a home-made glyph, that is a
 # rare character, often a variant form the model takes for its common twin.
+# Gaps another stage already marked at the width the bytes tell (锟斤拷: two
+# characters lost before the text was garbled): ranked here like any gap, and
+# kept as marks where the ranking is not confident.
+LOST_GAPS = "lost_characters"
 CHANNEL_OF: dict[str, str] = {
     "placeholder": "any character",
     "replacement_char": "any character",
@@ -47,6 +51,7 @@ CHANNEL_OF: dict[str, str] = {
     "private_use": "home-made glyph",
     "foreign_symbol": "home-made glyph",
     "split_char": "lead byte lost",
+    LOST_GAPS: "any character",
 }
 # Kinds whose channel names the exact form: the surviving bytes belong to one
 # character of the source code page, which is written as it was, not in the
@@ -210,7 +215,7 @@ def fill(
     ``same_edition``: the witnesses are copies of the same edition, so a
     character they lack is a loss, not a variant reading.
     """
-    slots = [i for i, e in enumerate(edits) if e.kind in FILLABLE and not e.applied]
+    slots = [i for i, e in enumerate(edits) if (e.kind in FILLABLE and not e.applied) or _lost_gaps(e)]
     if not slots:
         return list(edits)
     clean = _clean_text(text, edits)
@@ -245,7 +250,8 @@ def fill(
     groups: dict[tuple[str, str], list[int]] = defaultdict(list)
     for i in slots:
         e = edits[i]
-        key = (e.kind, e.before) if e.kind in ("private_use", "foreign_symbol") else (e.kind, f"#{i}")
+        kind = LOST_GAPS if _lost_gaps(e) else e.kind
+        key = (kind, e.before) if kind in ("private_use", "foreign_symbol") else (kind, f"#{i}")
         groups[key].append(i)
     out = list(edits)
     starts = sorted(e.start for e in edits)
@@ -257,7 +263,7 @@ def fill(
         cands, form_of = _channel_candidates(lm, kind, run, page, simplified)
         if not cands:
             continue
-        widths = run_widths(kind, len(run))
+        widths = (_lost_gaps(edits[members[0]]),) if kind == LOST_GAPS else run_widths(kind, len(run))
         # Other copies are asked at every width the run may stand for; the
         # document's own text only about single characters (it is listed, never deciding).
         seen_at: dict[int, Counter[str]] = {w: Counter() for w in widths}
@@ -378,8 +384,8 @@ def fill(
                 e,
                 candidates=tuple(shown),
                 confidence=best_p,
-                applied=applied,
-                after=shown[0].text if applied else e.before,
+                applied=applied or kind == LOST_GAPS,  # the marks stay written
+                after=shown[0].text if applied else e.after if kind == LOST_GAPS else e.before,
                 detail={
                     **e.detail,
                     "channel": channel,
@@ -391,7 +397,8 @@ def fill(
                         else {}
                     ),
                 },
-                note=(
+                note=(f"{e.note}; " if kind == LOST_GAPS else "")
+                + (
                     f"filled by {_evidence(witness or pair, glyph)} (p={best_p:.3f}"
                     + (f", {len(members)} occurrences decided together" if len(members) > 1 else "")
                     + ")"
@@ -418,6 +425,12 @@ def _channel_candidates(
         if scored:
             form_of.setdefault(scored, w)
     return tuple(form_of), form_of
+
+
+def _lost_gaps(e: Edit) -> int:
+    """How many characters an edit marked as lost, when it only marked them (else 0)."""
+    n = e.detail.get(LOST_GAPS)
+    return n if isinstance(n, int) and 1 <= n <= MAX_RUN and e.applied and not e.candidates[1:] else 0
 
 
 def _joint_witnesses(

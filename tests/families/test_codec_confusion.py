@@ -10,6 +10,10 @@ from __future__ import annotations
 import ftfy.bad_codecs  # noqa: F401  (registers sloppy-windows-1252)
 import pytest
 
+from repair.lm.model import default_model_path
+
+needs_model = pytest.mark.skipif(not default_model_path().exists(), reason="the shipped model is missing")
+
 PLACEHOLDER = "〓"
 
 TRAD = "子曰學而時習之不亦說乎有朋自遠方來不亦樂乎"
@@ -207,6 +211,20 @@ def test_lossy_signature_detected_and_never_guessed(repaired, observed, text, ex
             assert e.applied and e.after == "〓" * len(lost) and len(e.slots) == len(lost)
         else:
             assert not e.applied and e.after == e.before
+
+
+@needs_model
+def test_lossy_signature_gaps_are_ranked_at_their_width():
+    """The two characters 锟斤拷 stands for are ranked as a two-character gap:
+    the report lists two-character readings, the text keeps two marks."""
+    from repair import Repairer
+
+    result = Repairer().repair_text("學而時習之，不亦锟斤拷有朋自遠方來，不亦樂乎？")
+    (edit,) = [e for e in result.edits if e.before == "锟斤拷"]
+    assert edit.after == "〓〓" and len(edit.slots) == 2
+    assert edit.candidates and all(len(c.text) == 2 for c in edit.candidates)
+    assert "the bytes tell 2 lost character(s)" in edit.note
+    assert result.undo() == "學而時習之，不亦锟斤拷有朋自遠方來，不亦樂乎？"
 
 
 def test_an_unpaired_bracket_counts_as_debris():

@@ -8,6 +8,7 @@ import repair
 from repair.fill.channel import FILLABLE, candidate_set, narrow_code_page
 from repair.fill.ranker import (
     CHANNEL_OF,
+    LOST_GAPS,
     RELIABILITY,
     WITNESS_CONFIDENCE,
     calibrated,
@@ -38,7 +39,8 @@ def _in_gb2312(ch: str) -> bool:
 
 
 def test_calibration_is_monotone_and_below_certainty():
-    assert set(CHANNEL_OF.values()) == set(RELIABILITY) and set(CHANNEL_OF) == set(FILLABLE)
+    # Every fillable kind has a calibrated channel, and so do the gaps the codec stage marks (锟斤拷).
+    assert set(CHANNEL_OF.values()) == set(RELIABILITY) and set(CHANNEL_OF) == {*FILLABLE, LOST_GAPS}
     for channel in set(CHANNEL_OF.values()):
         values = [calibrated(lo, channel) for lo, _, _ in RELIABILITY[channel]]
         assert values == sorted(values)
