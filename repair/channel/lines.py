@@ -384,7 +384,7 @@ def _settled(line: str, segments: list[Segment], offset: int) -> bool:
 
 # A rough reading that shows this many characters of one script and none of
 # the other is in that script (a line of the Analects shows 學 時 習 遠 來 樂).
-MIN_UNOPPOSED = 4
+MIN_UNOPPOSED = 3
 
 
 def read_text(text: str, lm, *, doc_script: str = "neutral") -> list[Segment]:

@@ -345,7 +345,7 @@ def read(observed: str, channel: Channel, scorer: ModelScorer | UnigramScorer, *
             # known bytes fix the characters there is nothing to choose, so
             # they are read straight on to the next hole (no other hypothesis
             # can be waiting on the nodes skipped).
-            (key, (score, state, back)), = beam.items()
+            ((key, (score, state, back)),) = beam.items()
             hist, q = key[1], p
             while q < n and (got := walker.known_char(q)) is not None:
                 end, ch = got
@@ -555,14 +555,21 @@ def text_score(observed: str, scorer) -> float:
 def _posteriors(reading: Reading, scorer) -> None:
     """Each lost character scored again among its candidates, with both sides of its context."""
     pieces = reading.pieces
+    # The brackets left open before each piece, over the whole line (an opening
+    # bracket may stand far before the lost closing one), with the choices made.
+    opened: list[str] = []
     for i, piece in enumerate(pieces):
         if not piece.lossy:
+            _track_brackets(opened, piece.text)
             continue
         left = "".join(p.text for p in pieces[max(0, i - CONTEXT) : i])
         right = "".join(p.text for p in pieces[i + 1 : i + 1 + CONTEXT])
         cands = piece.candidates
+        # A guess right after is decided later: a mark is not weighed by it.
+        right_known = not (i + 1 < len(pieces) and pieces[i + 1].lossy)
         scores = [
-            s + _bracket_cost(c, left, right) for s, c in zip(scorer.rescore(left, cands, right), cands, strict=True)
+            s + _bracket_cost(c, opened, right)
+            for s, c in zip(scorer.rescore(left, cands, right, right_known=right_known), cands, strict=True)
         ]
         top = max(scores)
         weights = [10 ** ((s - top) / TEMPERATURE) for s in scores]
@@ -571,18 +578,35 @@ def _posteriors(reading: Reading, scorer) -> None:
         reading.posteriors[i] = ranked
         if ranked[0][0] != piece.text:
             pieces[i] = Piece(ranked[0][0], piece.start, piece.end, True, False, cands)
+        _track_brackets(opened, pieces[i].text)
 
 
 UNPAIRED_LOGP = -3.0
 
 
-def _bracket_cost(ch: str, left: str, right: str) -> float:
-    """Brackets come in pairs: a lost opening bracket with no closing one after it
-    (or a closing one with none before) is unlikely whatever the model says."""
+def _bracket_cost(ch: str, opened: list[str], right: str) -> float:
+    """Brackets come in pairs and nest: a lost opening bracket with no closing
+    one after it, or a closing one that does not close the innermost bracket
+    left open before it (」 inside 『…), is unlikely whatever the model says."""
     closing = BRACKET_PAIRS.get(ch)
     if closing is not None:
         return 0.0 if closing in right else UNPAIRED_LOGP
     opening = OPENING_OF.get(ch)
     if opening is not None:
-        return 0.0 if opening in left else UNPAIRED_LOGP
+        return 0.0 if opened and opened[-1] == opening else UNPAIRED_LOGP
     return 0.0
+
+
+def _track_brackets(stack: list[str], text: str) -> None:
+    """Update the brackets left open (outermost first) by the text after them.
+
+    >>> s = []; _track_brackets(s, "曰：「吾聞『君子"); s
+    ['「', '『']
+    >>> _track_brackets(s, "』"); s
+    ['「']
+    """
+    for c in text:
+        if c in BRACKET_PAIRS:
+            stack.append(c)
+        elif c in OPENING_OF and stack and stack[-1] == OPENING_OF[c]:
+            stack.pop()
