@@ -135,7 +135,13 @@ def masked_text(text: str, edits: Sequence[Edit]) -> str:
     its two sides: the context of one gap would run across another as if
     nothing were there (薛ス薛ス read as 薛薛).  Masked, the context stops there.
     """
-    return _masked(text, (e for e in edits if e.kind in FILLABLE and not e.applied))
+    return _masked(text, (e for e in edits if not e.applied and (e.kind in FILLABLE or e.kind in CUT_KINDS)))
+
+
+# Damage a stage marked and could not read (codec debris, a byte-shifted run
+# left as it was) is no context for a gap beside it either: garbage read as
+# context ranks the gap after random characters.
+CUT_KINDS = ("codec_confusion", "byte_shift")
 
 
 # Temperatures tried by the calibration (benchmarks/calibrate_fill.py).

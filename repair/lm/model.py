@@ -23,6 +23,8 @@ from repair.lm.cache import CacheModel
 MODELS_DIR = Path(__file__).resolve().parent.parent.parent / "models"
 DEFAULT_MODEL_NAME = "classical-trad.binary"
 ENV_MODEL = "REPAIR_MODEL"
+# Shortlists kept for the contexts seen (bounded: emptied when full).
+MAX_SHORTLISTS = 4096
 
 
 def default_model_path() -> Path:
@@ -50,6 +52,7 @@ class CharLM:
         self.order = self.model.order
         self._known: dict[tuple[str, ...], tuple[str, ...]] = {}
         self._position_of: dict[int, tuple[Sequence[str], dict[str, int]]] = {}
+        self._shortlists: dict[tuple, tuple[Sequence[str], list[int]]] = {}
 
     def known(self, chars: tuple[str, ...]) -> tuple[str, ...]:
         """The characters of ``chars`` in the model's vocabulary (memoized per
@@ -95,18 +98,17 @@ class CharLM:
         """
         if len(candidates) <= keep:
             return list(range(len(candidates)))
-        k = self._kenlm
-        model = self.model
-        start = self._state_after(left)
         first = right[:1]
-        out, out2 = k.State(), k.State()
-        partial = np.empty(len(candidates))
-        for i, cand in enumerate(candidates):
-            lp = model.BaseScore(start, cand[0], out)
-            if first:
-                lp += model.BaseScore(out, first, out2)
-            partial[i] = lp
-        chosen = set(np.argpartition(-partial, keep)[:keep].tolist())
+        # The pass depends on the model's state after ``left`` (its last few
+        # characters) and on the first character after: gaps in the same
+        # context (often an empty one) are shortlisted once.
+        key = (left[-(self.order - 1) :] if self.order > 1 else "", first, id(candidates), keep)
+        got = self._shortlists.get(key)
+        if got is None or got[0] is not candidates:
+            if len(self._shortlists) >= MAX_SHORTLISTS:
+                self._shortlists.clear()
+            got = self._shortlists[key] = (candidates, self._shortlist(left, candidates, first, keep))
+        chosen = set(got[1])
         if cache is not None and cache.total:
             position = self._positions(candidates)
             for ch in cache.neighbours(left[-1:], right[:1]):
@@ -114,6 +116,19 @@ class CharLM:
                 if i is not None:
                     chosen.add(i)
         return sorted(chosen)
+
+    def _shortlist(self, left: str, candidates: Sequence[str], first: str, keep: int) -> list[int]:
+        k = self._kenlm
+        model = self.model
+        start = self._state_after(left)
+        out, out2 = k.State(), k.State()
+        partial = np.empty(len(candidates))
+        for i, cand in enumerate(candidates):
+            lp = model.BaseScore(start, cand[0], out)
+            if first:
+                lp += model.BaseScore(out, first, out2)
+            partial[i] = lp
+        return np.argpartition(-partial, keep)[:keep].tolist()
 
     def _positions(self, candidates: Sequence[str]) -> dict[str, int]:
         """Where each candidate sits in ``candidates`` (kept for the last few
