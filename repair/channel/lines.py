@@ -197,23 +197,9 @@ def _core_span(line: str) -> tuple[int, int]:
     return st.start, st.end
 
 
-def _densest(line: str) -> str:
+def _core(line: str) -> str:
     a, b = _core_span(line)
     return line[a:b]
-
-
-def _core(line: str) -> str:
-    """What a line's hypotheses are judged on: its densest improbable cluster,
-    or the whole line when it is full of marks."""
-    if sum(c in (REPLACEMENT, "?") for c in line) >= MARKED_LINE_SHARE * len(line):
-        # A line full of marks is garbled throughout: a decoder that rejects
-        # most pairs (GB2312, Big5 reading UTF-8) leaves common characters
-        # between its marks, and the densest improbable cluster is a few of them.
-        return line
-    return _densest(line)
-
-
-MARKED_LINE_SHARE = 0.2
 
 
 @lru_cache(maxsize=512)
@@ -271,7 +257,7 @@ def read_line(line: str, scorer, *, offset: int = 0, doc_script: str = "neutral"
             break  # cheapest first: a hypothesis that reads the whole line ends the search
     if best:
         best += _edge_debris(line, best, offset)
-    if not best and _debris(_densest(line)):
+    if not best and _debris(_core(line)):
         # Garbage is never left unmarked: what no channel reads well enough to
         # write is marked (every improbable cluster of the window, and what
         # lies between), with the best reading found if there is one.
@@ -420,7 +406,7 @@ def read_text(text: str, lm, *, doc_script: str = "neutral") -> list[Segment]:
     scorer = None
     found: list[Segment] = []
     for window, offset in windows:
-        if not hypotheses(window) and not _debris(_densest(window)):
+        if not hypotheses(window) and not _debris(_core(window)):
             continue  # the common case on clean text: nothing reads better
         if scorer is None:
             scorer = scorer_for(lm, text, script)
@@ -491,10 +477,6 @@ def _segments(line: str, reading: Reading, scorer, offset: int, doc_script: str,
 # taken even where the unigram rule of ``redecode.acceptable`` doubts it (modern
 # words such as 您 and 件 are rare in the classical table).
 STRONG_GAIN_PER_CHAR = 1.5
-# Share of improbable characters among the Han characters such a reading may
-# hold: modern words rare in the classical table (您 件 届) stay under it, a
-# reading out of step (a third of its characters rare) does not.
-MAX_RARE_IN_STRONG = 0.2
 MIN_STRONG_CHARS = 6
 
 
@@ -507,9 +489,6 @@ def _acceptable(before: str, readable: str, holes: int, gain: float, doc_script:
         return False
     if FOREIGN_TO_TEXT_RE.search(readable) or any(foreign_symbol_class(c) for c in readable):
         return False
-    han = [c for c in readable if is_han(c)]
-    if sum(1 for c in han if char_logp(c) <= SUSPICIOUS) > MAX_RARE_IN_STRONG * len(han):
-        return False  # a reading out of step reads on as rare characters (益潏婢晫…)
     return not (LATIN_RE.search(readable) and not LATIN_RE.search(before))
 
 
