@@ -26,6 +26,7 @@ from repair.channel.scorer import scorer_for
 from repair.channel.search import Reading, read_line_first_whole, text_score
 from repair.channel.tables import REPLACEMENT, decoder
 from repair.charclass import foreign_symbol_class, is_han
+from repair.families.base import outside
 from repair.plausibility import char_logp
 from repair.redecode import SEPARATORS, SUSPICIOUS, suspicious_stretches
 
@@ -257,6 +258,7 @@ def read_line(line: str, scorer, *, offset: int = 0, doc_script: str = "neutral"
             break  # cheapest first: a hypothesis that reads the whole line ends the search
     if best:
         best += _edge_debris(line, best, offset)
+        best += _debris_between(line, best, offset)
     if not best and _debris(_core(line)):
         # Garbage is never left unmarked: what no channel reads well enough to
         # write is marked (every improbable cluster of the window, and what
@@ -295,6 +297,24 @@ def _edge_debris(line: str, segments: list[Segment], offset: int) -> list[Segmen
             if y > x:
                 taken.append((x, y))
                 out.append(Segment(offset + x, offset + y, line[x:y], line[x:y], (), 0.0, {}, "", True))
+    return out
+
+
+def _debris_between(line: str, segments: list[Segment], offset: int) -> list[Segment]:
+    """Debris in the parts of a line that the readings left (a reading of part
+    of a line may stop where what follows reads no better): marked, never left bare."""
+    out = []
+    taken = [(s.start - offset, s.end - offset) for s in segments]
+    for a, b in outside(0, len(line), taken):
+        part = line[a:b]
+        if _debris(part):
+            x, y = len(part) - len(part.lstrip()), len(part.rstrip())  # garbage throughout: all of it
+        elif _debris(_core(part)):
+            x, y = _debris_span(part)
+        else:
+            continue
+        if y > x:
+            out.append(Segment(offset + a + x, offset + a + y, part[x:y], part[x:y], (), 0.0, {}, "", True))
     return out
 
 
