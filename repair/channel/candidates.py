@@ -17,6 +17,7 @@ import unicodedata
 from collections import defaultdict
 from functools import lru_cache
 
+from repair.channel.tables import strict_decode
 from repair.plausibility import char_logp_table
 
 PUNCTUATION = "，。、；：？！「」『』（）《》〈〉【】…—·．,.;:?!()[]\"' "
@@ -68,11 +69,8 @@ def fitting(codec: str, pattern: tuple[int | None, ...]) -> tuple[str, ...]:
 @lru_cache(maxsize=1 << 18)
 def exact(codec: str, data: bytes) -> str | None:
     """The one character ``data`` encodes in ``codec``, or None."""
-    try:
-        got = data.decode(codec)
-    except UnicodeDecodeError:
-        return None
-    return got if len(got) == 1 else None
+    got = strict_decode(data, codec)
+    return got if got is not None and len(got) == 1 else None
 
 
 @lru_cache(maxsize=8)
