@@ -31,28 +31,32 @@ DOCUMENT_PRIOR_WEIGHT = 20.0
 PUNCTUATION_FLOOR = -5.0
 
 
+@lru_cache(maxsize=4)
+def _rows(name: str) -> tuple[tuple[str, ...], ...]:
+    """The rows of one of the generated tables in ``repair/data`` (comments skipped)."""
+    ref = resources.files("repair.data").joinpath(name)
+    with ref.open(encoding="utf-8") as fh:
+        return tuple(tuple(line.rstrip("\n").split("\t")) for line in fh if not line.startswith("#"))
+
+
 @lru_cache(maxsize=1)
 def _corpus_punctuation() -> dict[str, float]:
-    out = {}
-    ref = resources.files("repair.data").joinpath("punctfreq.tsv")
-    with ref.open(encoding="utf-8") as fh:
-        for line in fh:
-            if not line.startswith("#"):
-                ch, _n, lp = line.rstrip("\n").split("\t")
-                out[ch] = float(lp)
-    return out
+    """Log10 share of each mark among the corpus's punctuation."""
+    return {ch: float(lp) for ch, _n, lp in _rows("punctfreq.tsv")}
+
+
+@lru_cache(maxsize=1)
+def _corpus_counts() -> dict[str, int]:
+    """How often the corpus writes each mark."""
+    return {ch: int(n) for ch, n, _lp in _rows("punctfreq.tsv")}
 
 
 @lru_cache(maxsize=1)
 def _context_punctuation() -> dict[str, tuple[int, dict[str, int]]]:
     """Per context (a Han character or a mark, or ``$`` for a line's end): marks seen there and their counts."""
     rows: dict[str, dict[str, int]] = {}
-    ref = resources.files("repair.data").joinpath("punctcontext.tsv")
-    with ref.open(encoding="utf-8") as fh:
-        for line in fh:
-            if not line.startswith("#"):
-                ctx, ch, n = line.rstrip("\n").split("\t")
-                rows.setdefault(ctx, {})[ch] = int(n)
+    for ctx, ch, n in _rows("punctcontext.tsv"):
+        rows.setdefault(ctx, {})[ch] = int(n)
     return {ctx: (sum(marks.values()), marks) for ctx, marks in rows.items()}
 
 
@@ -73,18 +77,6 @@ def context_factor(ch: str, context: str) -> float:
     total, marks = seen
     prior = 10 ** _corpus_punctuation().get(ch, PUNCTUATION_FLOOR)
     return math.log10((marks.get(ch, 0) + CONTEXT_SMOOTHING * prior) / (total + CONTEXT_SMOOTHING) / prior)
-
-
-@lru_cache(maxsize=1)
-def _corpus_counts() -> dict[str, int]:
-    out = {}
-    ref = resources.files("repair.data").joinpath("punctfreq.tsv")
-    with ref.open(encoding="utf-8") as fh:
-        for line in fh:
-            if not line.startswith("#"):
-                ch, n, _lp = line.rstrip("\n").split("\t")
-                out[ch] = int(n)
-    return out
 
 
 @lru_cache(maxsize=4096)
