@@ -35,6 +35,8 @@ from repair.channel.forward import Channel
 from repair.channel.scorer import UNREAD_LOGP, ModelScorer, UnigramScorer
 from repair.channel.tables import REPLACEMENT, decoder
 from repair.charclass import BRACKET_PAIRS, OPENING_OF
+from repair.plausibility import char_logp
+from repair.redecode import SUSPICIOUS
 
 BEAM = 6
 # Candidates per lost character the search carries (most frequent first);
@@ -450,9 +452,6 @@ MAX_RARE_SHARE = 1 / 40
 
 
 def _improbable(ch: str) -> bool:
-    from repair.plausibility import char_logp
-    from repair.redecode import SUSPICIOUS
-
     return char_logp(ch) <= SUSPICIOUS
 
 
