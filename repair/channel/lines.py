@@ -307,8 +307,9 @@ def _debris_between(line: str, segments: list[Segment], offset: int) -> list[Seg
     taken = [(s.start - offset, s.end - offset) for s in segments]
     for a, b in outside(0, len(line), taken):
         part = line[a:b]
-        if _debris(part):
-            x, y = len(part) - len(part.lstrip()), len(part.rstrip())  # garbage throughout: all of it
+        odd = [i for i in range(len(part)) if _improbable_at(part, i)]
+        if odd and _debris(part):
+            x, y = odd[0], odd[-1] + 1  # garbage throughout: from its first odd character to its last
         elif _debris(_core(part)):
             x, y = _debris_span(part)
         else:

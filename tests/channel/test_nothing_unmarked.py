@@ -80,3 +80,19 @@ def test_every_garbled_character_is_inside_an_edit(repairer, true: str, wrong: s
     own = set(text)
     left = [c for i, c in enumerate(garbled) if not covered[i] and c not in own and not c.isspace()]
     assert not left, f"left unmarked: {''.join(left)!r} in {result.text!r}"
+
+
+def test_debris_a_reading_left_beside_it_is_marked() -> None:
+    """A reading of the first half of a line, and garbage after it that no
+    reading took: the garbage is marked whole, the clean text is not."""
+    from repair.channel.lines import Segment, _debris_between
+
+    clean = "子曰學而時習之"
+    debris = garble("不亦說乎有朋自遠方來", "utf-8", "gb2312", "?")
+    line = clean + debris
+    read = Segment(0, 3, line[:3], "子曰學", (), 10.0)
+    marked = _debris_between(line, [read], 0)
+    assert marked and all(s.marked_only for s in marked)
+    covered = {i for s in marked for i in range(s.start, s.end)}
+    assert not covered & set(range(len(clean)))  # the clean text stays as it is
+    assert {i for i, c in enumerate(line) if c == "?"} <= covered
