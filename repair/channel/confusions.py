@@ -42,4 +42,3 @@ LOSSY_SIGNATURES: tuple[tuple[str, str], ...] = (
 
 # The single-byte lead bytes of GBK / Big5 used to re-read a byte-shifted run.
 DOUBLE_BYTE_CODECS: tuple[str, ...] = ("gb18030", "big5hkscs")
-
