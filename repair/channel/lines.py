@@ -146,6 +146,9 @@ def _cheap(line: str, channel: Channel) -> float | None:
                     # The rest of a character whose other bytes a mark hid.
                     good += 1
                     logp += CUT_CHARACTER_LOGP
+                    # In a short string (typed at a prompt, a field) the cut
+                    # characters may be all there is to read (鎵�绛�).
+                    changed = changed or len(line) <= MAX_SHORT_LINE
                 else:
                     bad += 1
                 continue
@@ -488,11 +491,18 @@ def _segments(line: str, reading: Reading, scorer, offset: int, doc_script: str,
         gain = _gain(before, after, scorer)
         if gain < max(MIN_GAIN, MIN_GAIN_PER_CHAR * len(before)):
             continue
-        if not _acceptable(before, readable or after, len(lost) + unread, gain, doc_script):
+        short = len(line) <= MAX_SHORT_LINE
+        if not _acceptable(before, readable or after, len(lost) + unread, gain, doc_script, short=short):
             continue
         out.append(Segment(offset + a, offset + b, before, after, channels, gain, lost))
     return out
 
+
+# A line this short is a string typed at a prompt or a field of its own: the
+# readings of its U+FFFD are admitted on the marks' evidence.  (Not longer
+# lines: there the same rule admitted readings of lines that lost most of
+# their bytes, UTF-8 read as Big5 with ? going from 1.6% to 8.2% wrong.)
+MAX_SHORT_LINE = 12
 
 # A reading the model prefers by this much per character of the original is
 # taken even where the unigram rule of ``redecode.acceptable`` doubts it (modern
@@ -501,11 +511,23 @@ STRONG_GAIN_PER_CHAR = 1.5
 MIN_STRONG_CHARS = 6
 
 
-def _acceptable(before: str, readable: str, holes: int, gain: float, doc_script: str) -> bool:
-    from repair.redecode import FOREIGN_TO_TEXT_RE, LATIN_RE, acceptable
+def _acceptable(
+    before: str, readable: str, holes: int, gain: float, doc_script: str, *, short: bool = False
+) -> bool:
+    from repair.redecode import FOREIGN_TO_TEXT_RE, LATIN_RE, MIN_ACCEPT_SUSPICIOUS, acceptable
 
     if acceptable(before, readable, holes=holes, doc_script=doc_script):
         return True
+    marks = before.count(REPLACEMENT)
+    if short and marks:
+        # A short string has too few characters for the unigram rule: each
+        # U+FFFD the reading explains counts as evidence of damage of its own.
+        odd = {c for c in before if char_logp(c) <= SUSPICIOUS and c != REPLACEMENT}
+        return (
+            len(odd) + marks >= MIN_ACCEPT_SUSPICIOUS
+            and not FOREIGN_TO_TEXT_RE.search(readable)
+            and not any(foreign_symbol_class(c) for c in readable)
+        )
     if len(before) < MIN_STRONG_CHARS or gain < STRONG_GAIN_PER_CHAR * len(before) or not _debris(before):
         return False
     if FOREIGN_TO_TEXT_RE.search(readable) or any(foreign_symbol_class(c) for c in readable):

@@ -96,3 +96,17 @@ def test_debris_a_reading_left_beside_it_is_marked() -> None:
     covered = {i for s in marked for i in range(s.start, s.end)}
     assert not covered & set(range(len(clean)))  # the clean text stays as it is
     assert {i for i, c in enumerate(line) if c == "?"} <= covered
+
+
+@needs_model
+def test_a_short_string_typed_at_a_prompt_is_read_or_marked_not_left() -> None:
+    """鎵�绛� (所 and 等 in UTF-8, each cut by a lost byte, read as GBK): two
+    characters, each marked with what its surviving bytes allow, 所 first."""
+    from repair import Repairer
+
+    result = Repairer().repair_text("鎵\ufffd绛\ufffd")
+    (edit,) = result.edits
+    assert edit.kind == "codec_confusion" and len(edit.after) == 2
+    lost = edit.detail["lost"]
+    assert lost["0"][0][0] == "所"
+    assert "等" in [c for c, _ in lost["1"]]
