@@ -345,13 +345,25 @@ def _debris(core: str) -> bool:
     if len(core) < MIN_DEBRIS_KINDS:
         return False
     odd = {c for c in core if char_logp(c) <= SUSPICIOUS or c in (REPLACEMENT, "?")}
-    if len(odd) < MIN_DEBRIS_KINDS or sum(_written_logp(c) for c in core) / len(core) > MAX_DEBRIS_MEAN:
+    if len(odd) < MIN_DEBRIS_KINDS or _debris_mean(core) > MAX_DEBRIS_MEAN:
         return False
     kinds = {_kind(c) for c in odd} - {None}
     rare_han = sum(1 for c in odd if _kind(c) == "han")
     marks = sum(1 for c in core if c in ("?", REPLACEMENT))
     # Stand-in symbols amid real text (鹑β。饮い鳖) leave the Han probable: mojibake does not.
     return len(kinds) >= 2 and (rare_han >= MIN_DEBRIS_KINDS or marks >= 2)
+
+
+def _debris_mean(core: str) -> float:
+    """Mean log10 prior of a cluster as written.  An ASCII letter or sign right
+    after a mark is the surviving trail byte of a character whose lead byte
+    the mark replaced (Big5 人 is A4 48: read as GBK with ?, it is ``?H``), so
+    it counts as the mark does, not as a common letter."""
+    total = 0.0
+    for i, c in enumerate(core):
+        trail = i > 0 and core[i - 1] in (REPLACEMENT, "?") and "\x40" <= c <= "\x7e"
+        total += LITERAL_QUESTION_LOGP if trail else _written_logp(c)
+    return total / len(core)
 
 
 def debris_pieces(text: str, start: int, end: int) -> list[tuple[int, int]]:
