@@ -104,9 +104,11 @@ class Punctuation:
     own marks (a document that writes ，。 loses ， far more often than （)."""
 
     def __init__(self, text: str = "") -> None:
-        # A ? amid garbled text is a mark a converter wrote, not the document's punctuation.
-        own = Counter(c for c in text if unicodedata.category(c).startswith("P") and c != "?")
+        # Only marks the corpus writes count as the document's: a ? amid garbled
+        # text is a mark a converter wrote, and the ·¶¡« of GBK read as cp1252
+        # are bytes of mojibake, which would make keeping them look cheap.
         corpus = _corpus_punctuation()
+        own = Counter(c for c in text if c in corpus and c != "?")
         total = sum(own.values())
         self._logp: dict[str, float] = {}
         for ch in set(corpus) | set(own):
