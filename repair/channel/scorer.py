@@ -119,11 +119,12 @@ class Punctuation:
         self.floor = math.log10(10**PUNCTUATION_FLOOR * DOCUMENT_PRIOR_WEIGHT / (total + DOCUMENT_PRIOR_WEIGHT))
 
     def logp(self, ch: str) -> float:
-        """Log10 cost of a mark; what is no mark costs its class prior."""
+        """Log10 cost of a mark; what is no mark, or an ASCII sign the corpus
+        does not write (& # ; of an escape), costs its class prior."""
         got = self._logp.get(ch)
         if got is not None:
             return got + PUNCTUATION_LOGP
-        if unicodedata.category(ch).startswith("P"):
+        if unicodedata.category(ch).startswith("P") and not ch.isascii():
             return self.floor + PUNCTUATION_LOGP
         return char_logp(ch)
 
