@@ -119,12 +119,15 @@ class Punctuation:
         self.floor = math.log10(10**PUNCTUATION_FLOOR * DOCUMENT_PRIOR_WEIGHT / (total + DOCUMENT_PRIOR_WEIGHT))
 
     def logp(self, ch: str) -> float:
-        """Log10 cost of a mark; what is no mark, or an ASCII sign the corpus
-        does not write (& # ; of an escape), costs its class prior."""
+        """Log10 cost of a mark; what is no mark, or an ASCII sign below the
+        trail-byte range that the corpus does not write (& # ; of an escape),
+        costs its class prior.  A sign from 40-7E (@ [ ] { |) amid GBK or Big5
+        mojibake is a trail byte shown as itself, and a ? the mark a converter
+        wrote: they cost what any mark the corpus never writes costs."""
         got = self._logp.get(ch)
         if got is not None:
             return got + PUNCTUATION_LOGP
-        if unicodedata.category(ch).startswith("P") and not ch.isascii():
+        if unicodedata.category(ch).startswith("P") and (ch == "?" or ch >= "\x40"):
             return self.floor + PUNCTUATION_LOGP
         return char_logp(ch)
 
