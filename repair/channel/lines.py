@@ -356,12 +356,14 @@ def _debris(core: str) -> bool:
 
 def _debris_mean(core: str) -> float:
     """Mean log10 prior of a cluster as written.  An ASCII letter or sign right
-    after a mark is the surviving trail byte of a character whose lead byte
-    the mark replaced (Big5 人 is A4 48: read as GBK with ?, it is ``?H``), so
-    it counts as the mark does, not as a common letter."""
+    after a ? is the surviving trail byte of a character whose lead byte a
+    converter replaced (Big5 人 is A4 48: read as GBK with ?, it is ``?H``), so
+    it counts as the mark does, not as a common letter.  (Not after U+FFFD:
+    there it made lines of Big5 read as UTF-8 debris, whose readings do not
+    line up.)"""
     total = 0.0
     for i, c in enumerate(core):
-        trail = i > 0 and core[i - 1] in (REPLACEMENT, "?") and "\x40" <= c <= "\x7e"
+        trail = i > 0 and core[i - 1] == "?" and "\x40" <= c <= "\x7e"
         total += LITERAL_QUESTION_LOGP if trail else _written_logp(c)
     return total / len(core)
 
