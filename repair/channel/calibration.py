@@ -24,7 +24,7 @@ RELIABILITY: dict[str, tuple[tuple[float, int, int], ...]] = {
     "big5>gbk>?": ((0.0, 769, 546), (0.99, 1722, 1709)),
     "big5>gbk>ignore": ((0.0, 17, 17),),
     "big5>gbk>replace": ((0.0, 828, 600), (0.99, 1780, 1766)),
-    "big5>utf-8>replace": ((0.0, 399, 150),),
+    "big5>utf-8>replace": ((0.0, 430, 150), (0.999, 31, 31)),
     "gbk>big5>?": ((0.0, 874, 588), (0.9999, 388, 386)),
     "gbk>big5>ignore": ((0.0, 14, 12),),
     "gbk>big5>replace": ((0.0, 423, 217), (0.98, 555, 552)),
