@@ -525,9 +525,7 @@ STRONG_GAIN_PER_CHAR = 1.5
 MIN_STRONG_CHARS = 6
 
 
-def _acceptable(
-    before: str, readable: str, holes: int, gain: float, doc_script: str, *, short: bool = False
-) -> bool:
+def _acceptable(before: str, readable: str, holes: int, gain: float, doc_script: str, *, short: bool = False) -> bool:
     from repair.redecode import FOREIGN_TO_TEXT_RE, LATIN_RE, MIN_ACCEPT_SUSPICIOUS, acceptable
 
     if acceptable(before, readable, holes=holes, doc_script=doc_script):
