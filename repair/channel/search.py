@@ -29,6 +29,7 @@ import bisect
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from repair.channel.candidates import encodings, fitting, max_length
 from repair.channel.forward import Channel
@@ -197,7 +198,6 @@ class _Walker:
         # How many bytes a Han character takes in the true codec.
         self.typical = 3 if channel.true == "utf-8" else 2
         self._checked: dict[tuple[int, bytes], bool] = {}
-        self._masks: dict[int, list[bool]] = {}
         self.hole_at = {}
         for h, hole in enumerate(lat.holes):
             for j in range(max(hole.widths)):
@@ -278,34 +278,28 @@ class _Walker:
                 return False
         return True
 
-    def mask(self, h: int) -> list[bool]:
-        """For a one-byte hole: which byte values the wrong decoder replaces there."""
-        got = self._masks.get(h)
-        if got is None:
-            follow = self.follow(h)
-            if follow and self.wrong.kind != "utf-8" and not self.wrong.four_byte:
-                got = self.wrong.rejected_before(follow[0])  # a table decoder looks one byte ahead
-            else:
-                got = self.wrong.rejected_given(follow)
-            self._masks[h] = got
-        return got
-
     def follow(self, h: int) -> bytes:
-        """The known bytes right after hole ``h`` that its mask depends on (a
-        table decoder looks one byte ahead, UTF-8 and GB18030 further)."""
-        follow = self._known_after(self.lat.holes[h].end)
-        return follow[:1] if self.wrong.kind != "utf-8" and not self.wrong.four_byte else follow
+        """The known bytes right after hole ``h`` that what the wrong decoder rejected there depends on."""
+        return self.wrong.lookahead(self._known_after(self.lat.holes[h].end))
+
+    def fixed(self, p: int) -> bool:
+        """Whether known bytes alone, no hole within reach, fix what starts at ``p``."""
+        window = self.cells[p : p + self.maxlen]
+        return (
+            bool(window)
+            and all(c >= 0 for c in window)
+            and not any(q in self.hole_at for q in range(p, p + len(window) + 1))
+        )
+
+    def decode_at(self, p: int) -> tuple[int, str] | None:
+        """(end node, character) the true decoder reads at a fixed node ``p`` (None: none)."""
+        length, ch = self.true_decoder.first(bytes(self.cells[p : p + self.maxlen]))
+        return None if ch == REPLACEMENT else (p + length, ch)
 
     def known_char(self, p: int) -> tuple[int, str] | None:
-        """(end node, character) where known bytes alone, no hole within reach,
-        fix the one character that starts at ``p`` (None: the search decides)."""
-        window = self.cells[p : p + self.maxlen]
-        if not window or any(c < 0 for c in window):
-            return None
-        if any(q in self.hole_at for q in range(p, p + len(window) + 1)):
-            return None
-        length, ch = self.true_decoder.first(bytes(window))
-        return None if ch == REPLACEMENT else (p + length, ch)
+        """(end node, character) where known bytes alone fix the one character
+        that starts at ``p`` (None: the search decides)."""
+        return self.decode_at(p) if self.fixed(p) else None
 
     def _known_after(self, q: int) -> bytes:
         out = []
@@ -455,10 +449,33 @@ def _improbable(ch: str) -> bool:
     return char_logp(ch) <= SUSPICIOUS
 
 
-# Candidates that fit a pattern of known and lost bytes, by the pattern and the
-# bytes after it (bounded: emptied when full).
-_FILTERED: dict[tuple, tuple[str, ...]] = {}
-MAX_FILTERED = 20000
+@lru_cache(maxsize=1 << 14)
+def _one_byte_losses(true: str, wrong: str, pattern: tuple[int | None, ...], follow: bytes | None) -> tuple[str, ...]:
+    """The characters of ``true`` that fit ``pattern`` (None: a byte ``wrong``
+    replaced alone) before the known bytes ``follow`` (None: the character's
+    last byte is known).  It depends on the bytes, not on where they stand, so
+    the same pattern before the same bytes is filtered once.
+
+    A lost byte followed by another byte of the same character was rejected
+    given that byte (E5 9B in Big5 is no pair, EF BC is): its mask depends on
+    the candidate's own next byte; the last one's on the bytes after the hole.
+    """
+    dec = decoder(wrong)
+    enc = encodings(true)
+    cands = fitting(true, pattern)
+    last = len(pattern) - 1
+    mask = dec.rejected_ahead(follow) if follow is not None else None
+    inner = [i for i, b in enumerate(pattern[:last]) if b is None]
+    out = []
+    # With no byte known, the most frequent few thousand are tried.
+    for c in cands if any(b is not None for b in pattern) else cands[:BLIND_TRIED]:
+        data = enc[c]
+        if (mask is None or mask[data[last]]) and all(dec.rejected_before(data[i + 1])[data[i]] for i in inner):
+            out.append(c)
+            if len(out) >= LISTED:
+                break
+    return tuple(out)
+
 
 # Candidates of a lost character kept for its ranking after the search.
 LISTED = 200
@@ -470,11 +487,10 @@ def _options(walker: _Walker, p: int) -> list[tuple[int, bool, int, tuple[str, .
     whatever the hypotheses that reach it."""
     out = []
     holes = walker.lat.holes
-    window = walker.cells[p : p + walker.maxlen]
-    if all(c >= 0 for c in window) and not any(q in walker.hole_at for q in range(p, p + len(window) + 1)):
+    if walker.fixed(p):
         # Known bytes only, no hole within reach: the true decoder reads one
         # character here, or none (the search then writes an unread one).
-        got = walker.known_char(p)
+        got = walker.decode_at(p)
         return [] if got is None else [(got[0], False, 0, (got[1],), ())]
     for pattern, end, lost in walker.reads(p):
         cands = fitting(walker.true, pattern)
@@ -484,32 +500,10 @@ def _options(walker: _Walker, p: int) -> list[tuple[int, bool, int, tuple[str, .
             if all(max(holes[h].widths) == 1 for h, _, _ in lost):
                 # Lost bytes of one-byte holes: a table lookup per byte, over
                 # every character that fits the known bytes.
-                # A lost byte followed by another byte of the same character
-                # was rejected given that byte (E5 9B in Big5 is no pair, EF BC
-                # is): the mask depends on the candidate's own next byte.
                 last = len(pattern) - 1
-                fixed_at = tuple((h, i) for h, _, i in lost if i == last)
-                inner = [i for _, _, i in lost if i < last]
-                # The answer depends on the bytes, not on where they stand: the
-                # same pattern before the same bytes is filtered once.
-                key = (walker.true, walker.wrong.name, pattern, tuple((walker.follow(h), i) for h, i in fixed_at))
-                ok = _FILTERED.get(key)
-                if ok is None:
-                    fixed = [(walker.mask(h), i) for h, i in fixed_at]
-                    ok = []
-                    # With no byte known, the most frequent few thousand are tried.
-                    for c in cands if any(b is not None for b in pattern) else cands[:BLIND_TRIED]:
-                        data = enc[c]
-                        if all(m[data[i]] for m, i in fixed) and all(
-                            walker.wrong.rejected_before(data[i + 1])[data[i]] for i in inner
-                        ):
-                            ok.append(c)
-                            if len(ok) >= LISTED:
-                                break
-                    if len(_FILTERED) >= MAX_FILTERED:
-                        _FILTERED.clear()
-                    ok = _FILTERED[key] = tuple(ok)
-                cands = ok
+                ends = [h for h, _, i in lost if i == last]
+                follow = walker.follow(ends[0]) if ends else None
+                cands = _one_byte_losses(walker.true, walker.wrong.name, pattern, follow)
             else:
                 # Holes of several widths (a UTF-8 decoder's): the most frequent are checked.
                 known = sum(b is not None for b in pattern)

@@ -24,9 +24,6 @@ import ftfy.bad_codecs  # noqa: F401  (registers sloppy-windows-1252, the browse
 
 REPLACEMENT = "\ufffd"
 INVALID = "\x00"
-# Byte masks kept per decoder for the contexts seen (bounded: the cache is
-# emptied when full).
-MAX_CACHED = 4096
 # Decoders users' software really uses, by the names Python gives them.
 ALIASES = {
     "cp936": "gbk",
@@ -56,7 +53,6 @@ class Decoder:
     def __init__(self, name: str) -> None:
         self.name = codec_name(name)
         self._rejected: dict[int, list[bool]] = {}
-        self._rejected_given: dict[bytes, list[bool]] = {}
         table = _tables()[self.name]
         self.kind = table["kind"]
         if self.kind == "utf-8":
@@ -101,16 +97,17 @@ class Decoder:
             got = self._rejected[following] = [self.first(bytes([b]) + tail) == (1, REPLACEMENT) for b in range(256)]
         return got
 
-    def rejected_given(self, following: bytes) -> list[bool]:
-        """Which bytes this decoder replaces, alone, before the bytes ``following``
-        (for decoders that look further than one byte ahead: UTF-8, GB18030)."""
-        got = self._rejected_given.get(following)
-        if got is None:
-            if len(self._rejected_given) >= MAX_CACHED:
-                self._rejected_given.clear()
-            got = [self.first(bytes([b]) + following) == (1, REPLACEMENT) for b in range(256)]
-            self._rejected_given[following] = got
-        return got
+    def lookahead(self, following: bytes) -> bytes:
+        """The part of the known bytes after a hole that decides what this decoder
+        rejected there: a table decoder looks one byte ahead, UTF-8 and GB18030 further."""
+        return following[:1] if self.kind != "utf-8" and not self.four_byte else following
+
+    def rejected_ahead(self, following: bytes) -> list[bool]:
+        """Which bytes this decoder replaces, alone, before the known bytes ``following``."""
+        following = self.lookahead(following)
+        if following and self.kind != "utf-8" and not self.four_byte:
+            return self.rejected_before(following[0])
+        return _rejected_given(self.name, following)
 
     def first(self, data: bytes, pos: int = 0) -> tuple[int, str]:
         """(length, text) of the piece the decoder reads at ``pos``."""
@@ -181,6 +178,14 @@ def first_error(data: bytes, codec: str) -> int:
         if t == REPLACEMENT and not dec.genuine(data, a, b):
             return a
     return len(data)
+
+
+@lru_cache(maxsize=4096)
+def _rejected_given(name: str, following: bytes) -> list[bool]:
+    """Which bytes the decoder ``name`` replaces, alone, before ``following``
+    (for decoders that look further than one byte ahead)."""
+    dec = decoder(name)
+    return [dec.first(bytes([b]) + following) == (1, REPLACEMENT) for b in range(256)]
 
 
 def strict_decode(data: bytes, codec: str) -> str | None:

@@ -13,8 +13,9 @@ A ``CharLM`` pickles as its path, so workers reload it by mmap.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
@@ -25,6 +26,19 @@ DEFAULT_MODEL_NAME = "classical-trad.binary"
 ENV_MODEL = "REPAIR_MODEL"
 # Shortlists kept for the contexts seen (bounded: emptied when full).
 MAX_SHORTLISTS = 4096
+T = TypeVar("T")
+
+
+def _kept_for(store: dict, key, candidates: Sequence[str], limit: int, make: Callable[[], T]) -> T:
+    """What ``make`` gives for a candidate set, kept in ``store`` under ``key``
+    (which names the set by its identity: a set is checked to be the same
+    object, not hashed whole); the store is emptied when it holds ``limit``."""
+    got = store.get(key)
+    if got is None or got[0] is not candidates:
+        if len(store) >= limit:
+            store.clear()
+        got = store[key] = (candidates, make())
+    return got[1]
 
 
 def default_model_path() -> Path:
@@ -103,12 +117,15 @@ class CharLM:
         # characters) and on the first character after: gaps in the same
         # context (often an empty one) are shortlisted once.
         key = (left[-(self.order - 1) :] if self.order > 1 else "", first, id(candidates), keep)
-        got = self._shortlists.get(key)
-        if got is None or got[0] is not candidates:
-            if len(self._shortlists) >= MAX_SHORTLISTS:
-                self._shortlists.clear()
-            got = self._shortlists[key] = (candidates, self._shortlist(left, candidates, first, keep))
-        chosen = set(got[1])
+        chosen = set(
+            _kept_for(
+                self._shortlists,
+                key,
+                candidates,
+                MAX_SHORTLISTS,
+                lambda: self._shortlist(left, candidates, first, keep),
+            )
+        )
         if cache is not None and cache.total:
             position = self._positions(candidates)
             for ch in cache.neighbours(left[-1:], right[:1]):
@@ -133,12 +150,9 @@ class CharLM:
     def _positions(self, candidates: Sequence[str]) -> dict[str, int]:
         """Where each candidate sits in ``candidates`` (kept for the last few
         candidate sets: the fill asks with the same few sets for every gap)."""
-        got = self._position_of.get(id(candidates))
-        if got is None or got[0] is not candidates:
-            if len(self._position_of) > 32:
-                self._position_of.clear()
-            got = self._position_of[id(candidates)] = (candidates, {c: i for i, c in enumerate(candidates)})
-        return got[1]
+        return _kept_for(
+            self._position_of, id(candidates), candidates, 33, lambda: {c: i for i, c in enumerate(candidates)}
+        )
 
     def score_candidates(
         self, left: str, candidates: Sequence[str], right: str, *, cache: CacheModel | None = None, weight: float = 0.0
