@@ -206,13 +206,18 @@ def _core(line: str) -> str:
     return line[a:b]
 
 
+HYPOTHESIS_SAMPLE = 2000
+
+
 @lru_cache(maxsize=512)
 def hypotheses(line: str) -> tuple[Channel, ...]:
     """The channels worth searching for ``line``, best first: those whose rough
     reading of its improbable core looks more like text than the core itself."""
-    line = _core(line)
+    # A long core is judged on its first stretch: the rough test of a channel
+    # needs a few hundred characters, not a megabyte.
+    line = _core(line)[:HYPOTHESIS_SAMPLE]
     if not line:
-        return []
+        return ()
     own = sum(_written_logp(c) for c in line) / len(line)
     # Where the decoder left marks the rough reading skips what they hid.
     gate = MIN_CHEAP_GAIN_MARKED if REPLACEMENT in line or "?" in line else MIN_CHEAP_GAIN

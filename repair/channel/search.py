@@ -407,6 +407,100 @@ def read(observed: str, channel: Channel, scorer: ModelScorer | UnigramScorer, *
     return reading
 
 
+def _sync(cell: int) -> bool:
+    """A known byte that starts a UTF-8 character (ASCII or a lead byte): no
+    character of the true text can hold it anywhere but at its start."""
+    return cell >= 0 and not 0x80 <= cell <= 0xBF
+
+
+def read_in_step(observed: str, channel: Channel, scorer: ModelScorer | UnigramScorer) -> Reading | None:
+    """The reading of every byte of UTF-8 mojibake, slot by slot (None: the
+    lattice does not split so, and the general search decides).
+
+    UTF-8 falls back in step at every lead byte: each known ASCII or lead byte
+    starts a character, so the lattice splits at them into slots of one
+    character each.  A slot of known bytes is the character they encode; a slot
+    with lost bytes has the channel's candidates.  The beam then only carries
+    the choices at lost characters, and a stretch of known slots is decoded at
+    once: this is the general search's answer when the observed string is
+    mojibake throughout (``read(..., whole=True)``), at a fraction of its cost.
+    A slot no single character reads is left unread (U+FFFD) for the full
+    search to read again; it gives up (None) where an observed character no
+    byte writes, or known bytes that no character reads, rule the split out.
+    """
+    if channel.true != "utf-8" or channel.errors == "ignore":
+        return None
+    lat = build_lattice(observed, channel)
+    if lat.foreign:
+        return None
+    cells = lat.cells
+    n = len(cells)
+    walker = _Walker(lat, channel)
+    order = max(1, scorer.order - 1)
+    # Slots: (start, end, fixed text or None, options ending at ``end``).
+    bounds = [p for p in range(n) if _sync(cells[p])] + [n]
+    if not bounds or bounds[0] != 0:
+        return None
+    beam: dict[str, tuple[float, object, object]] = {"": (0.0, scorer.start(), None)}
+    k = 0
+    while k < len(bounds) - 1:
+        p = bounds[k]
+        # A stretch of slots of known bytes only: decoded at once.
+        j = k
+        while j < len(bounds) - 1 and all(c >= 0 for c in cells[bounds[j] : bounds[j + 1]]):
+            j += 1
+        if j > k:
+            q = bounds[j]
+            try:
+                text = bytes(cells[p:q]).decode("utf-8")
+            except UnicodeDecodeError:
+                return None
+            if len(text) != j - k:
+                return None
+            for i, ch in enumerate(text):
+                a, b = bounds[k + i], bounds[k + i + 1]
+                beam = _advance(beam, scorer, order, ((ch, 0.0, (), False),), (a, b))
+            k = j
+            continue
+        q = bounds[k + 1]
+        options = [o for o in _options(walker, p) if o[0] == q and o[3]]
+        # A slot whose bytes fit no character is an unread one (a stretch the
+        # full search reads again, ``_reread_around``).
+        choices = tuple((c, cost, listed, lossy) for _, lossy, cost, cands, listed in options for c in cands)
+        choices = choices or ((REPLACEMENT, 0.0, (), False),)
+        beam = _advance(beam, scorer, order, choices, (p, q))
+        k += 1
+    score, _, back = max(beam.values(), key=lambda v: v[0])
+    pieces = []
+    while back is not None:
+        back, piece = back
+        pieces.append(piece)
+    pieces.reverse()
+    reading = Reading(pieces, score, lat, channel)
+    _posteriors(reading, scorer)
+    return reading
+
+
+def _advance(beam: dict, scorer, order: int, choices, where: tuple[int, int]) -> dict:
+    """The beam after one slot: each hypothesis extended by each choice
+    (character, channel cost, candidates listed, lossy), merged by the model's history."""
+    a, b = where
+    out: dict[str, tuple[float, object, object]] = {}
+    for hist, (score, state, back) in beam.items():
+        for ch, cost, listed, lossy in choices:
+            lp, st, tok = scorer.step(state, ch)
+            key = _hist(hist, tok, order)
+            total = score + cost + lp
+            old = out.get(key)
+            if old is None or total > old[0]:
+                out[key] = (total, st, (back, Piece(ch, a, b, lossy, False, listed)))
+    if len(out) > 1:
+        kept = sorted(out.items(), key=lambda kv: -kv[1][0])[:BEAM]
+        floor = kept[0][1][0] - PRUNE
+        out = {key: v for key, v in kept if v[0] >= floor}
+    return out
+
+
 def read_line_first_whole(
     observed: str, channel: Channel, scorer: ModelScorer | UnigramScorer, *, whole_only: bool = False
 ) -> Reading | None:
@@ -426,12 +520,17 @@ def read_line_first_whole(
         # read on, so the full search decides.  UTF-8 falls back in step at
         # every character.
         return None if whole_only else read(observed, channel, scorer)
-    reading = read(observed, channel, scorer, whole=True)
+    reading = read_in_step(observed, channel, scorer) or read(observed, channel, scorer, whole=True)
     # Bytes read out of step read on as rare characters: only a reading that
     # looks like text (a rare character now and then) is taken without the full search.
     rare = sum(1 for p in reading.pieces if not p.lossy and _improbable(p.text))
-    if rare > len(reading.pieces) * MAX_RARE_SHARE or any(p.clean or p.text == REPLACEMENT for p in reading.pieces):
+    if rare > len(reading.pieces) * MAX_RARE_SHARE:
         return None if whole_only else read(observed, channel, scorer)
+    bad = [i for i, p in enumerate(reading.pieces) if p.clean or p.text == REPLACEMENT]
+    if bad:
+        if whole_only:
+            return None
+        return _reread_around(observed, reading, bad, scorer) or read(observed, channel, scorer)
     item_of = {s: k for k, s in enumerate(reading.lattice.item_start)}
     for i, p in enumerate(reading.pieces):
         k = item_of.get(p.start)
@@ -439,6 +538,64 @@ def read_line_first_whole(
             reading.pieces[i] = Piece(p.text, p.start, p.end, False, True)
     reading.whole = True
     return reading
+
+
+# Pieces of a long line's reading of every byte re-read on each side of a
+# character it could not read, by the search that may keep observed text.
+REREAD_MARGIN = 24
+
+
+def _reread_around(observed: str, reading: Reading, bad: list[int], scorer) -> Reading | None:
+    """A reading of every byte with the stretches around its unread characters
+    read again by the full search (None: those stretches are most of the line,
+    and the full search reads it whole).
+
+    A long line of mojibake is decided once, and only where that reading stops
+    (a character no candidate fits, an observed character kept) is the line
+    searched again, a stretch at a time: one odd character in a megabyte
+    costs a few dozen characters of search, not a second pass over the line.
+    The stretches are cut where the reading and the observed text both start
+    a character at a known lead byte, so every path of the search passes there.
+    """
+    lat = reading.lattice
+    pieces = reading.pieces
+    item_of = {s: k for k, s in enumerate(lat.item_start)}
+    cuts = [i for i, p in enumerate(pieces) if p.start in item_of and _sync(lat.cells[p.start])] + [len(pieces)]
+    spans: list[list[int]] = []
+    for b in bad:
+        lo = cuts[max(0, bisect.bisect_right(cuts, b - REREAD_MARGIN) - 1)]
+        hi = cuts[min(len(cuts) - 1, bisect.bisect_left(cuts, b + 1 + REREAD_MARGIN))]
+        if spans and lo <= spans[-1][1]:
+            spans[-1][1] = max(spans[-1][1], hi)
+        else:
+            spans.append([lo, hi])
+    if sum(hi - lo for lo, hi in spans) * 2 > len(pieces):
+        return None
+    out: list[Piece] = []
+    posteriors: dict[int, list[tuple[str, float]]] = {}
+    done = 0
+    for lo, hi in spans:
+        for i in range(done, lo):
+            if i in reading.posteriors:
+                posteriors[len(out)] = reading.posteriors[i]
+            out.append(pieces[i])
+        k0 = item_of[pieces[lo].start]
+        k1 = item_of[pieces[hi].start] if hi < len(pieces) else len(observed)
+        sub = read(observed[k0:k1], reading.channel, scorer)
+        if not sub.pieces:
+            return None
+        shift = lat.item_start[k0]
+        for i, p in enumerate(sub.pieces):
+            if i in sub.posteriors:
+                posteriors[len(out)] = sub.posteriors[i]
+            out.append(Piece(p.text, p.start + shift, p.end + shift, p.lossy, p.clean, p.candidates))
+        done = hi
+    for i in range(done, len(pieces)):
+        if i in reading.posteriors:
+            posteriors[len(out)] = reading.posteriors[i]
+        out.append(pieces[i])
+    # Read whole but for a few stretches: another channel is worth trying only whole.
+    return Reading(out, reading.score, lat, reading.channel, posteriors, whole=True)
 
 
 # Share of improbable characters a reading of every byte may hold and be taken as it is.
