@@ -75,6 +75,11 @@ class Hole:
     widths: tuple[int, ...]
     optional: bool = False  # a dropped byte that may not be there
     literal: bool = False  # a ? that may be a real question mark
+    # Bytes lost by a shift of the stream, not replaced by a decoder: the
+    # values each byte may have (None: the decoder's rejections decide), and
+    # the log10 cost of an optional hole taken (None: ``DROP_LOGP``).
+    allowed: tuple[frozenset[int], ...] | None = None
+    logp: float | None = None
 
     @property
     def end(self) -> int:
@@ -116,6 +121,96 @@ def build_lattice(observed: str, channel: Channel) -> Lattice:
     if channel.errors == "ignore":
         lat = _with_drops(observed, lat, channel)
     return lat
+
+
+@lru_cache(maxsize=4)
+def private_use_pair_set(codec: str) -> frozenset[tuple[int, int]]:
+    """The pairs ``codec`` reads as private-use characters, asked of Python's codec."""
+    out = set()
+    for a in range(0x81, 0xFF):
+        for b in range(0x40, 0xFF):
+            try:
+                ch = bytes((a, b)).decode(codec)
+            except UnicodeDecodeError:
+                continue
+            if len(ch) == 1 and 0xE000 <= ord(ch) <= 0xF8FF:
+                out.add((a, b))
+    return frozenset(out)
+
+
+@lru_cache(maxsize=4)
+def private_use_pairs(codec: str) -> tuple[frozenset[int], frozenset[int]]:
+    """The first and the second bytes of the pairs ``codec`` reads as private-use
+    characters (GB18030 reads GBK's user-defined rows AAA1-AFFE, F8A1-FEFE and
+    A140-A7A0 so), asked of Python's codec: a shifted stream whose out-of-step
+    pairs fell there lost them when the private-use characters were deleted."""
+    pairs = private_use_pair_set(codec)
+    return frozenset(a for a, _ in pairs), frozenset(b for _, b in pairs)
+
+
+# A stream read one byte late: how often an out-of-step pair is one the reader
+# shows as private use (13 of 94 second bytes fall in a user-defined row).
+DELETED_PAIR_PRIOR = 13 / 94
+# Up to three deleted pairs in a row (the characters between them lost whole).
+DELETED_WIDTHS = (2, 4, 6)
+LEADS = frozenset(range(0x81, 0xFF))
+TRAILS = frozenset(range(0x40, 0xFF)) - {0x7F}
+HIGH_TRAILS = frozenset(range(0x80, 0xFF))
+
+
+def shifted_lattice(run: str, codec: str, *, cut_end: bool) -> Lattice | None:
+    """The bytes behind a run of ``codec`` read one byte late, as a lattice (None:
+    the run is not made of two-byte characters of ``codec``).
+
+    A byte lost before the run put the reader out of step: each character it
+    shows is the second byte of one character and the first byte of the next.
+    So the run's bytes are read from its second byte on, in step; the first
+    byte is the trail of a character whose lead was lost (a hole of one byte
+    before it), and the last byte a lead whose trail is lost (after it; with
+    ``cut_end`` the run ended in U+FFFD, where the reader replaced it).  Out-of-step
+    pairs the reader showed as private use were deleted: between any two
+    characters of the run two bytes may be missing, the trail of one character
+    and the lead of the next, or two or three such pairs in a row (the
+    characters between them lost whole): an optional hole, each pair costed
+    by how often an out-of-step pair falls in a user-defined row.
+    """
+    firsts, seconds = private_use_pairs(codec)
+    lat = Lattice()
+    lat.holes.append(Hole(0, (1,), allowed=(LEADS,)))
+    lat.cells.append(-1)
+    deleted = math.log10(DELETED_PAIR_PRIOR) if firsts else None
+    for k, ch in enumerate(run):
+        if k and deleted is not None:
+            h = len(lat.holes)
+            lat.holes.append(
+                Hole(len(lat.cells), DELETED_WIDTHS, optional=True, allowed=(firsts, seconds) * 3, logp=deleted)
+            )
+            lat.cells += [-1 - h] * max(DELETED_WIDTHS)
+        lat.item_start.append(len(lat.cells))
+        try:
+            data = ch.encode(codec)
+        except UnicodeEncodeError:
+            return None
+        if len(data) != 2:
+            return None
+        lat.cells += list(data)
+    # The last byte is a lead whose trail the reader paired with what followed
+    # (or, before U+FFFD, replaced: a byte of 80-FE, as 40-7E shows as itself).
+    h = len(lat.holes)
+    lat.holes.append(Hole(len(lat.cells), (1,), allowed=(HIGH_TRAILS if cut_end else TRAILS,)))
+    lat.cells.append(-1 - h)
+    lat.item_start.append(len(lat.cells))
+    return lat
+
+
+def read_shifted(run: str, codec: str, scorer: ModelScorer | UnigramScorer, *, cut_end: bool) -> Reading | None:
+    """The best reading of a run read one byte late (``shifted_lattice``): the
+    model decides, jointly with the characters, where pairs were deleted."""
+    lat = shifted_lattice(run, codec, cut_end=cut_end)
+    if lat is None:
+        return None
+    reading = read(run, Channel(codec, codec, "replace"), scorer, whole=True, lattice=lat)
+    return reading if reading.pieces else None
 
 
 MAX_DROPS_PER_ERROR = 3
@@ -309,13 +404,22 @@ class _Walker:
         return bytes(out)
 
 
-def read(observed: str, channel: Channel, scorer: ModelScorer | UnigramScorer, *, whole: bool = False) -> Reading:
+def read(
+    observed: str,
+    channel: Channel,
+    scorer: ModelScorer | UnigramScorer,
+    *,
+    whole: bool = False,
+    lattice: Lattice | None = None,
+) -> Reading:
     """The best reading of ``observed`` under ``channel``.
 
     ``whole``: the observed string is mojibake throughout (a line decided as
     such); otherwise each observed character may also stay as it is.
+    ``lattice``: the bytes behind ``observed`` where they are not simply what
+    the wrong decoder read (a shifted run, ``shifted_lattice``).
     """
-    lat = build_lattice(observed, channel)
+    lat = lattice if lattice is not None else build_lattice(observed, channel)
     walker = _Walker(lat, channel)
     n = len(lat.cells)
     starts = {s: k for k, s in enumerate(lat.item_start[:-1])}
@@ -373,8 +477,10 @@ def read(observed: str, channel: Channel, scorer: ModelScorer | UnigramScorer, *
             memo = steps.get(hist)
             if memo is None:
                 memo = steps[hist] = {}
-            for end, lossy, cost, cands, listed in options:
+            for end, lossy, cost, cands, listed, paired in options:
                 base = score - enter + cost
+                if paired:
+                    cands = _paired(walker.true, back[1] if back else "", listed)
                 for c in cands:
                     got = memo.get(c)
                     if got is None:
@@ -466,7 +572,7 @@ def read_in_step(observed: str, channel: Channel, scorer: ModelScorer | UnigramS
         options = [o for o in _options(walker, p) if o[0] == q and o[3]]
         # A slot whose bytes fit no character is an unread one (a stretch the
         # full search reads again, ``_reread_around``).
-        choices = tuple((c, cost, listed, lossy) for _, lossy, cost, cands, listed in options for c in cands)
+        choices = tuple((c, cost, listed, lossy) for _, lossy, cost, cands, listed, _ in options for c in cands)
         choices = choices or ((REPLACEMENT, 0.0, (), False),)
         beam = _advance(beam, scorer, order, choices, (p, q))
         k += 1
@@ -638,20 +744,43 @@ def _one_byte_losses(true: str, wrong: str, pattern: tuple[int | None, ...], fol
 LISTED = 200
 
 
-def _options(walker: _Walker, p: int) -> list[tuple[int, bool, int, tuple[str, ...], tuple[str, ...]]]:
-    """The characters that may start at node ``p``: (end node, lossy, dropped
-    holes, candidates searched, candidates listed).  Computed once per node,
-    whatever the hypotheses that reach it."""
+def _options(walker: _Walker, p: int) -> list[tuple[int, bool, float, tuple[str, ...], tuple[str, ...], bool]]:
+    """The characters that may start at node ``p``: (end node, lossy, channel
+    cost, candidates searched, candidates listed, paired with the character
+    before).  Computed once per node, whatever the hypotheses that reach it."""
     out = []
     holes = walker.lat.holes
     if walker.fixed(p):
         # Known bytes only, no hole within reach: the true decoder reads one
         # character here, or none (the search then writes an unread one).
         got = walker.decode_at(p)
-        return [] if got is None else [(got[0], False, 0, (got[1],), ())]
+        return [] if got is None else [(got[0], False, 0, (got[1],), (), False)]
     for pattern, end, lost in walker.reads(p):
         cands = fitting(walker.true, pattern)
         drops = 0
+        if lost and any(holes[h].allowed is not None for h, _, _ in lost):
+            # Bytes a shift lost: any character whose bytes there are values the shift allows.
+            enc = encodings(walker.true)
+            cands = tuple(
+                c
+                for c in cands
+                if all(holes[h].allowed is None or enc[c][i] in holes[h].allowed[j] for h, j, i in lost)
+            )[:LISTED]
+            # Each deleted pair taken (an optional hole's bytes two at a time) costs its prior.
+            cost = sum(
+                DROP_LOGP if holes[h].logp is None else holes[h].logp
+                for h, j, _ in lost
+                if j % 2 == 0 and holes[h].optional
+            )
+            # A character that starts with the second byte of a deleted pair:
+            # the pair's first byte is the last byte of the character before,
+            # and the two together must be a pair the reader showed as private
+            # use (checked per hypothesis, where that character is known).
+            h0, j0, i0 = lost[0]
+            paired = i0 == 0 and j0 % 2 == 1 and holes[h0].allowed is not None
+            if cands:
+                out.append((end, True, cost, cands[:SEARCH_CANDIDATES], cands, paired))
+            continue
         if lost:
             enc = encodings(walker.true)
             if all(max(holes[h].widths) == 1 for h, _, _ in lost):
@@ -669,7 +798,7 @@ def _options(walker: _Walker, p: int) -> list[tuple[int, bool, int, tuple[str, .
             drops = sum(1 for h, j, _ in lost if j == 0 and holes[h].optional)
             if not cands and len(pattern) == walker.typical:
                 # Bytes lost so that no character fits: one unread character.
-                out.append((end, False, drops * DROP_LOGP, (REPLACEMENT,), ()))
+                out.append((end, False, drops * DROP_LOGP, (REPLACEMENT,), (), False))
                 continue
         # A ? taken for a real question mark: in a line a converter filled with
         # ? for what it could not write, it rarely is one (in '?' mode every
@@ -677,8 +806,20 @@ def _options(walker: _Walker, p: int) -> list[tuple[int, bool, int, tuple[str, .
         cost = drops * DROP_LOGP + (pattern.count(0x3F) * LITERAL_QUESTION_LOGP if walker.question_mode else 0.0)
         if cands:
             searched = SEARCH_CANDIDATES if any(b is not None for b in pattern) else BLIND_CANDIDATES
-            out.append((end, bool(lost), cost, cands[:searched], cands if lost else ()))
+            out.append((end, bool(lost), cost, cands[:searched], cands if lost else (), False))
     return out
+
+
+@lru_cache(maxsize=1 << 14)
+def _paired(codec: str, before: str, listed: tuple[str, ...]) -> tuple[str, ...]:
+    """The candidates whose first byte makes, with the last byte of ``before``,
+    a pair ``codec`` reads as private use (a deleted pair)."""
+    enc = encodings(codec)
+    data = enc.get(before)
+    if data is None:
+        return ()
+    pairs = private_use_pair_set(codec)
+    return tuple(c for c in listed if (data[-1], enc[c][0]) in pairs)[:SEARCH_CANDIDATES]
 
 
 def _hist(hist: str, tok: str, order: int) -> str:

@@ -68,6 +68,15 @@ class Document:
         return script_of("".join(parts), min_evidence=MIN_SCRIPT_EVIDENCE)
 
     @cached_property
+    def scorer(self):
+        """The channel's scorer for this document: the model, the document's
+        punctuation habits and its script (one per document, for every family
+        that reads bytes through the channel's search)."""
+        from repair.channel.scorer import scorer_for
+
+        return scorer_for(self.lm, self.text, self.script)
+
+    @cached_property
     def han_count(self) -> int:
         return len(HAN_RE.findall(self.text))
 

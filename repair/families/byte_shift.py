@@ -11,8 +11,12 @@ its first byte, and read it in pairs.  What the bytes cannot give back becomes
 a slot with the byte that survives: the character cut at the start (its
 second byte known), the one cut at the end (its first byte known), and each
 character pair whose middle two bytes were deleted (it reads as a single
-improbable character; both outer bytes known).  The start of the run is
-searched, since the characters just before it may be clean.
+character; both outer bytes known).  The start of the run and its codec are
+found by that pair reading (cheap, by the characters' priors); the run is then
+read by the channel's search (``repair.channel.search.read_shifted``), which
+decides with the language model, in context and jointly, where pairs were
+deleted.  A character it keeps that is itself likelier a glued pair than a
+word is a slot all the same.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import re
 
 from repair.channel.confusions import DOUBLE_BYTE_CODECS
 from repair.channel.forward import encodable, strict_encode
+from repair.channel.search import read_shifted
 from repair.channel.tables import strict_decode
 from repair.families.base import Document, Proposal
 from repair.plausibility import char_logp, text_logp
@@ -179,6 +184,75 @@ def _reread_after_lost_lead(
     return pieces
 
 
+def pieces_of(reading, codec: str) -> list[tuple[str | None, dict]] | None:
+    """A shifted run's reading as the family's pieces: the cut characters and
+    the pairs glued by a deleted pair become holes with the bytes that survive
+    (the fill ranks them), every other character is what its bytes say.  None
+    where the reading holds an unread character.
+    """
+    units = _units(reading, codec)
+    if units is None:
+        return None
+    out: list[tuple[str | None, dict]] = []
+    for kind, text, info in units:
+        if kind != "char":
+            out.append((None, info))
+            continue
+        p_glued = glued_probability(text)
+        raw = strict_encode(text, codec)
+        if p_glued >= GLUED_MARK and raw is not None and len(raw) == 2:
+            # A character that is itself more likely two glued by a deleted
+            # pair (a random code) than a word: a hole, as the pair reading has it.
+            info = {"lead_byte": f"{raw[0]:02X}", "trail_byte": f"{raw[1]:02X}", "chars": 2}
+            out.append((None, {**info, "why": "two characters glued by a deleted pair", "as_read": text}))
+        else:
+            out.append((text, {"p_glued": p_glued}))
+    return out
+
+
+def _units(reading, codec: str) -> list[tuple[str, str, dict]] | None:
+    """The reading's characters grouped by what the channel says of them:
+    (kind, text read, hole info) with kind "char", "cut" or "glued"."""
+    cells, holes = reading.lattice.cells, reading.lattice.holes
+    out: list[tuple[str, str, dict]] = []
+    glued: list = []
+    last = len(holes) - 1
+    for piece in reading.pieces:
+        span = range(piece.start, piece.end)
+        known = [cells[i] for i in span if cells[i] >= 0]
+        # Holes the character took bytes from (a deleted pair it steps over, whole, is no loss).
+        lost = [
+            h
+            for h in {-1 - cells[i] for i in span if cells[i] < 0}
+            if not (holes[h].optional and holes[h].start >= piece.start and holes[h].end <= piece.end)
+        ]
+        if piece.text == "\ufffd" or len(lost) > 1 or (len(known) != (1 if lost else 2) and known):
+            return None
+        if not lost:
+            out.append(("char", piece.text, {}))
+            continue
+        h = lost[0]
+        if h == 0:
+            out.append(("cut", piece.text, {"trail_byte": f"{known[0]:02X}", "why": "cut at the start of the run"}))
+        elif h == last:
+            out.append(("cut", piece.text, {"lead_byte": f"{known[0]:02X}", "why": "cut at the end of the run"}))
+        elif piece.end == holes[h].start + 1 and known:
+            glued = [known[0], piece.text]  # the first of the characters a deleted pair glued
+        elif not known and glued:
+            glued.append(piece.text)  # a character lost whole between two deleted pairs
+        elif (piece.start - holes[h].start) % 2 and glued:
+            pair = bytes((glued[0], known[0]))
+            chars = len(glued)
+            info = {"lead_byte": f"{pair[0]:02X}", "trail_byte": f"{pair[1]:02X}", "chars": chars}
+            why = "two characters glued by a deleted pair" if chars == 2 else "characters lost with deleted pairs"
+            text = "".join(glued[1:]) + piece.text
+            out.append(("glued", text, {**info, "why": why, "as_read": strict_decode(pair, codec) or ""}))
+            glued = []
+        else:
+            return None
+    return out
+
+
 def render(pieces: list[tuple[str | None, dict]], placeholder: str) -> tuple[str, tuple[Slot, ...]]:
     text = []
     slots = []
@@ -232,10 +306,22 @@ class ByteShift:
                         best = (total, start, codec, pieces)
             if best is not None:
                 _, start, codec, pieces = best
+                pieces = self._read_by_channel(text[start:end], codec, doc) or pieces
                 spans.append(Span(start, end, self.kind, text[start:end], {"codec": codec, "pieces": pieces}))
         taken = [(s.start, s.end) for s in spans] + list(doc.claimed)
         spans += [s for s in self._after_lost_leads(doc) if not any(a < s.end and s.start < b for a, b in taken)]
         return sorted(spans, key=lambda s: s.start)
+
+    def _read_by_channel(self, run: str, codec: str, doc: Document) -> list[tuple[str | None, dict]] | None:
+        """The run read by the channel's search (``repair.channel.search.read_shifted``):
+        where pairs were deleted is decided by the model in context, jointly
+        with the characters, not by each re-read character's prior alone.
+        None where the search does not read the run (the pair reading stands)."""
+        if doc.lm is None:
+            return None
+        body = run.rstrip("\ufffd")
+        reading = read_shifted(body, codec, doc.scorer, cut_end=body != run)
+        return None if reading is None else pieces_of(reading, codec)
 
     @staticmethod
     def _after_lost_leads(doc: Document) -> list[Span]:

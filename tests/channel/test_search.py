@@ -8,7 +8,7 @@ import pytest
 from repair.channel.forward import Channel, garble
 from repair.channel.lines import read_text
 from repair.channel.scorer import UnigramScorer, scorer_for
-from repair.channel.search import read
+from repair.channel.search import read, read_shifted, shifted_lattice
 from repair.lm.model import default_model_path, load_default
 
 needs_model = pytest.mark.skipif(not default_model_path().exists(), reason="the shipped model is missing")
@@ -90,3 +90,48 @@ def test_scorer_prefers_the_documents_own_script() -> None:
     trad, simp = scorer_for(lm, script="traditional"), scorer_for(lm, script="simplified")
     assert trad.rescore("賓入門左西面", ["說"], "")[0] > trad.rescore("賓入門左西面", ["说"], "")[0]
     assert simp.rescore("宾入门左西面", ["说"], "")[0] > simp.rescore("宾入门左西面", ["說"], "")[0]
+
+
+LUNYU = "子曰学而时习之不亦说乎有朋自远方来不亦乐乎人不知而不愠不亦君子乎"
+
+
+def _shifted_run(clean: str) -> tuple[str, list[int]]:
+    """GBK bytes with the first lost, read by GB18030, private-use characters
+    deleted (the seeds' channel); with the characters after which pairs went."""
+    out = clean.encode("gbk")[1:].decode("gb18030", errors="replace")
+    kept, deleted = [], []
+    for c in out:
+        if 0xE000 <= ord(c) <= 0xF8FF:
+            deleted.append(len(kept))
+        else:
+            kept.append(c)
+    return "".join(kept), deleted
+
+
+def test_shifted_lattice_holds_the_bytes_one_byte_late() -> None:
+    run, deleted = _shifted_run(LUNYU)
+    assert deleted  # the sentence loses pairs: the test needs them
+    body = run.rstrip("\ufffd")
+    lat = shifted_lattice(body, "gb18030", cut_end=body != run)
+    known = bytes(c for c in lat.cells if c >= 0)
+    assert known == body.encode("gb18030")
+    # A lost lead first, a lost trail last, an optional deleted pair between characters.
+    assert lat.holes[0].start == 0 and not lat.holes[0].optional
+    assert lat.holes[-1].start == len(lat.cells) - 1
+    assert all(h.optional and h.widths == (2, 4, 6) for h in lat.holes[1:-1])
+    assert shifted_lattice("abc", "gb18030", cut_end=False) is None  # not two-byte characters
+
+
+@needs_model
+def test_shifted_run_read_with_its_deleted_pairs() -> None:
+    """The search puts the deleted pairs where they were (the pair reading alone
+    keeps 之不 glued as 只, a common character) and reads the rest exactly."""
+    run, deleted = _shifted_run(LUNYU)
+    body = run.rstrip("\ufffd")
+    reading = read_shifted(body, "gb18030", scorer_for(load_default(), "", "simplified"), cut_end=body != run)
+    assert reading is not None
+    assert len(reading.text) == len(LUNYU)
+    for i, piece in enumerate(reading.pieces):
+        if not piece.lossy:
+            assert piece.text == LUNYU[i]
+    assert sum(p.lossy for p in reading.pieces) >= 2 * len(set(deleted)) + 2
