@@ -13,12 +13,16 @@ from __future__ import annotations
 import html
 import json
 import math
+import re
 from collections import Counter
+from itertools import zip_longest
 from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import quote
 
+from repair.channel.forward import encodable
 from repair.families import FAMILY_KINDS
+from repair.fill.channel import narrow_code_page
 from repair.io import write_atomic
 
 # One colour per family, picked to stay apart from each other on a white page;
@@ -75,6 +79,23 @@ mark.edit[data-applied="1"].blank::before { background: repeating-linear-gradien
 mark.edit:focus-visible, mark.edit.selected { outline-width: 3px; outline-color: #111; }
 mark.edit.off { background: transparent; outline: none; cursor: auto; }
 mark.edit.off.blank::before { display: none; }
+#sbs { flex: 1; min-width: 0; padding: 0 12px 80px; }
+#sbs[hidden], #text[hidden] { display: none; }
+table.sbs { width: 100%; table-layout: fixed; background: #fff;
+  font: 17px/1.8 "Noto Serif CJK TC", "Noto Serif CJK SC", "Source Han Serif", "Songti TC", "SimSun", serif; }
+table.sbs col.ln { width: 3.6em; }
+table.sbs th { font: 600 13px/1.5 system-ui, sans-serif; position: sticky; top: var(--toolbar-h, 48px);
+  background: #f7f7f7; z-index: 2; }
+table.sbs td { white-space: pre-wrap; overflow-wrap: anywhere; padding: 1px 8px; }
+table.sbs td.ln { color: #999; font: 12px/2.5 ui-monospace, monospace; text-align: right; user-select: none;
+  white-space: nowrap; }
+table.sbs td.src { border-right: 1px solid #ddd; }
+table.sbs td.filler { background: repeating-linear-gradient(135deg, #f4f4f4 0 6px, #fff 6px 12px); }
+table.sbs tr.changed td.ln { color: #333; background: #fff3cd; }
+table.sbs tr[hidden] { display: none; }
+.sbs-head { display: flex; gap: 16px; justify-content: space-between; padding-top: 6px; }
+.explain { display: block; color: #666; font-size: 12px; line-height: 1.35; }
+.figure { font-weight: 600; font-variant-numeric: tabular-nums; }
 aside#details { position: sticky; top: 52px; width: 380px; max-height: calc(100vh - 60px); overflow: auto;
   margin: 12px; padding: 10px 14px; background: #fff; border: 1px solid #bbb; border-radius: 6px;
   box-shadow: 0 2px 10px rgba(0, 0, 0, .12); }
@@ -105,6 +126,7 @@ _FILE_JS = r"""
   var byId = {};
   edits.forEach(function (e) { byId[String(e.id)] = e; });
   var marks = Array.prototype.slice.call(document.querySelectorAll("#text mark.edit"));
+  var sideMarks = Array.prototype.slice.call(document.querySelectorAll("#sbs mark.edit"));
   var kindBoxes = Array.prototype.slice.call(document.querySelectorAll("input[data-filter-kind]"));
   var showApplied = document.getElementById("show-applied");
   var showMarked = document.getElementById("show-marked");
@@ -112,6 +134,11 @@ _FILE_JS = r"""
   var sliderOut = document.getElementById("min-confidence-value");
   var counter = document.getElementById("visible-count");
   var panel = document.getElementById("details");
+  var textView = document.getElementById("text");
+  var sideView = document.getElementById("sbs");
+  var viewText = document.getElementById("view-text");
+  var viewSide = document.getElementById("view-sbs");
+  var changedOnly = document.getElementById("changed-only");
   var current = null;
 
   function isOn(m) { return !m.classList.contains("off"); }
@@ -122,14 +149,25 @@ _FILE_JS = r"""
     var min = parseFloat(slider.value);
     sliderOut.textContent = min.toFixed(2);
     var n = 0;
-    marks.forEach(function (m) {
-      var on = kinds[m.getAttribute("data-kind")] === true &&
+    function on(m) {
+      return kinds[m.getAttribute("data-kind")] === true &&
         (m.getAttribute("data-applied") === "1" ? showApplied.checked : showMarked.checked) &&
         parseFloat(m.getAttribute("data-confidence")) >= min;
-      m.classList.toggle("off", !on);
-      if (on) { n += 1; }
+    }
+    marks.forEach(function (m) {
+      var v = on(m);
+      m.classList.toggle("off", !v);
+      if (v) { n += 1; }
     });
+    sideMarks.forEach(function (m) { m.classList.toggle("off", !on(m)); });
     counter.textContent = n + " of " + marks.length + " edits highlighted";
+  }
+
+  function setView() {
+    var side = viewSide.checked;
+    textView.hidden = side;
+    sideView.hidden = !side;
+    document.body.classList.toggle("side-by-side", side);
   }
 
   function visible(s) {
@@ -153,12 +191,27 @@ _FILE_JS = r"""
     return x;
   }
 
-  function row(dl, name, value) {
-    dl.appendChild(el("dt", "", name));
+  function row(dl, name, value, title) {
+    var dt = el("dt", "", name);
+    if (title) { dt.title = title; }
+    dl.appendChild(dt);
     var dd = el("dd");
     if (typeof value === "string") { dd.textContent = value; } else { dd.appendChild(value); }
     dl.appendChild(dd);
     return dd;
+  }
+
+  function figure(value, field, meaning, meaningField) {
+    var span = el("span");
+    var v = el("span", "figure", value);
+    v.setAttribute("data-field", field);
+    span.appendChild(v);
+    if (meaning) {
+      var x = el("span", "explain", meaning);
+      x.setAttribute("data-field", meaningField);
+      span.appendChild(x);
+    }
+    return span;
   }
 
   function snippet(s) {
@@ -168,12 +221,37 @@ _FILE_JS = r"""
     return span;
   }
 
+  function probabilityRow(dl, e) {
+    var best = e.applied ? e.after : (e.candidates.length ? e.candidates[0].text : null);
+    var withP = e.candidates.filter(function (c) { return c.probability !== null; });
+    if (best === null || withP.length === 0) { return; }
+    var mine = e.candidates.filter(function (c) { return c.text === best && c.probability !== null; })[0];
+    var name = "model probability of " + visible(best) + " among the candidates";
+    if (mine) {
+      row(dl, "model probability", figure(mine.probability.toFixed(3), "probability",
+        name + " (the language model's share, before calibration; not the confidence)", "probability-meaning"));
+    } else {
+      var chosen = e.candidates.filter(function (c) { return c.text === best; })[0];
+      row(dl, "model probability", figure("\u2014", "probability",
+        visible(best) + " was chosen on other evidence (" + (chosen ? chosen.evidence : "") +
+        "); the model's own first choice " + visible(withP[0].text) + " had probability " +
+        withP[0].probability.toFixed(3) + " among the candidates", "probability-meaning"));
+    }
+  }
+
+  function select(id) {
+    document.querySelectorAll("mark.edit.selected").forEach(function (x) { x.classList.remove("selected"); });
+    if (id !== null) {
+      var view = viewSide.checked ? sideView : textView;
+      view.querySelectorAll('mark.edit[data-id="' + id + '"]').forEach(function (x) { x.classList.add("selected"); });
+    }
+  }
+
   function show(m) {
     var e = byId[m.getAttribute("data-id")];
     if (!e) { return; }
-    if (current) { current.classList.remove("selected"); }
     current = m;
-    m.classList.add("selected");
+    select(String(e.id));
     var body = document.getElementById("details-body");
     body.textContent = "";
     document.getElementById("details-title").textContent = "Edit #" + e.id;
@@ -181,11 +259,17 @@ _FILE_JS = r"""
     var dl = el("dl");
     row(dl, "kind", e.kind).setAttribute("data-field", "kind");
     row(dl, "status", e.applied ? "applied" : "left marked (text unchanged)");
-    row(dl, "confidence", e.confidence.toFixed(3)).setAttribute("data-field", "confidence");
+    row(dl, "confidence", figure(e.confidence.toFixed(3), "confidence", e.confidence_meaning, "confidence-meaning"));
+    probabilityRow(dl, e);
     row(dl, "where", "input line " + e.line + ", col " + e.column + "; output line " + e.out_line +
       ", col " + e.out_column);
     row(dl, "before", snippet(e.before)).setAttribute("data-field", "before");
     row(dl, "after", snippet(e.after)).setAttribute("data-field", "after");
+    if (e.channel) {
+      row(dl, "channel", e.channel + (e.code_page ? " (" + e.code_page + ")" : ""),
+        "what could stand behind the mark").setAttribute("data-field", "channel");
+    }
+    if (e.why_form) { row(dl, "why this form", e.why_form).setAttribute("data-field", "why-form"); }
     row(dl, "note", e.note || "\u2014").setAttribute("data-field", "note");
     body.appendChild(dl);
     body.appendChild(el("h3", "", "Candidates (best first)"));
@@ -194,29 +278,47 @@ _FILE_JS = r"""
     } else {
       var t = el("table", "cands");
       var head = el("tr");
-      ["#", "text", "score", "source"].forEach(function (h) { head.appendChild(el("th", "", h)); });
+      [["#", ""], ["text", ""],
+       ["model probability", "the candidate's probability under the language model, among these candidates " +
+        "(not calibrated; not the confidence)"],
+       ["evidence", "what proposed the candidate: the language model, witnesses (other copies of the text), " +
+        "a glyph table"],
+       ["score", "the ranking score: the model's log10 score, or the number of witnesses"]
+      ].forEach(function (h) { var th = el("th", "", h[0]); if (h[1]) { th.title = h[1]; } head.appendChild(th); });
       t.appendChild(head);
       e.candidates.forEach(function (c, i) {
         var tr = el("tr", c.text === e.after && e.applied ? "chosen" : "");
         tr.appendChild(el("td", "num", String(i + 1)));
         tr.appendChild(el("td", "text", visible(c.text)));
+        tr.appendChild(el("td", "num prob", c.probability === null ? "\u2014" : c.probability.toFixed(3)));
+        tr.appendChild(el("td", "evidence", c.evidence));
         tr.appendChild(el("td", "num", c.score.toFixed(3)));
-        tr.appendChild(el("td", "", c.source));
         t.appendChild(tr);
       });
       body.appendChild(t);
     }
     if (e.detail && Object.keys(e.detail).length) {
       var d = el("details");
-      d.appendChild(el("summary", "", "detail"));
+      d.appendChild(el("summary", "", "raw detail (as in the JSON report)"));
       d.appendChild(el("pre", "detail", JSON.stringify(e.detail, null, 1)));
       body.appendChild(d);
     }
     panel.hidden = false;
   }
 
+  function stepMarks() {
+    if (!viewSide.checked) { return marks.filter(isOn); }
+    var seen = {};
+    return Array.prototype.slice.call(sideView.querySelectorAll("td.dst mark.edit")).filter(function (m) {
+      var id = m.getAttribute("data-id");
+      if (!isOn(m) || seen[id] || m.closest("tr").hidden) { return false; }
+      seen[id] = true;
+      return true;
+    });
+  }
+
   function step(dir) {
-    var on = marks.filter(isOn);
+    var on = stepMarks();
     if (on.length === 0) { return; }
     var i = current ? on.indexOf(current) : -1;
     var next = on[((i < 0 ? (dir > 0 ? -1 : 0) : i) + dir + on.length) % on.length];
@@ -225,30 +327,50 @@ _FILE_JS = r"""
     show(next);
   }
 
-  document.getElementById("text").addEventListener("click", function (ev) {
+  function onClick(ev) {
     var m = ev.target.closest("mark.edit");
     if (m && isOn(m)) { show(m); }
-  });
-  document.getElementById("text").addEventListener("keydown", function (ev) {
+  }
+  function onKey(ev) {
     var m = ev.target.closest && ev.target.closest("mark.edit");
     if (m && (ev.key === "Enter" || ev.key === " ")) { ev.preventDefault(); show(m); }
+  }
+  [textView, sideView].forEach(function (v) {
+    v.addEventListener("click", onClick);
+    v.addEventListener("keydown", onKey);
   });
   document.getElementById("details-close").addEventListener("click", function () {
     panel.hidden = true;
-    if (current) { current.classList.remove("selected"); current = null; }
+    select(null);
+    current = null;
   });
   document.getElementById("prev-edit").addEventListener("click", function () { step(-1); });
   document.getElementById("next-edit").addEventListener("click", function () { step(1); });
   kindBoxes.concat([showApplied, showMarked]).forEach(function (b) { b.addEventListener("change", update); });
   slider.addEventListener("input", update);
   slider.addEventListener("change", update);
+  [viewText, viewSide].forEach(function (b) {
+    b.addEventListener("change", function () {
+      setView();
+      if (current) { panel.hidden = true; select(null); current = null; }
+      history.replaceState(null, "", viewSide.checked ? "#side-by-side" : "#");
+    });
+  });
+  changedOnly.addEventListener("change", function () {
+    sideView.querySelectorAll("tbody tr").forEach(function (r) {
+      r.hidden = changedOnly.checked && !r.classList.contains("changed");
+    });
+  });
 
   function fitPanel() {  // keep the panel below the sticky toolbar, whose height depends on the families
     var h = document.querySelector(".toolbar").offsetHeight;
     panel.style.top = (h + 8) + "px";
+    document.body.style.setProperty("--toolbar-h", h + "px");
     panel.style.maxHeight = "calc(100vh - " + (h + 16) + "px)";
   }
   window.addEventListener("resize", fitPanel);
+  if (location.hash === "#side-by-side") { viewSide.checked = true; }
+  setView();
   fitPanel();
   update();
 })();
@@ -274,6 +396,110 @@ _INDEX_JS = r"""
   update();
 })();
 """
+
+
+# Short column heads for the index (the full name and what it means are in each head's tooltip).
+_SHORT: dict[str, str] = {
+    "junk": "junk",
+    "escape": "esc",
+    "codec_confusion": "codec",
+    "byte_shift": "shift",
+    "radical": "radic",
+    "component": "comp",
+    "split_char": "split",
+    "question_mark": "?",
+    "replacement_char": "FFFD",
+    "private_use": "PUA",
+    "foreign_symbol": "sym",
+    "placeholder": "plh",
+    "deletion": "del",
+    "lookalike": "look",
+}
+_ABOUT: dict[str, str] = {
+    "junk": "scraper junk: watermarks and site furniture inside the text",
+    "escape": "escapes left by scrapers and exports (&#x4E00;, \\u4e00, %E4%B8%80)",
+    "codec_confusion": "text encoded in one codec and decoded in another (mojibake)",
+    "byte_shift": "a GBK or Big5 stream read one byte out of step",
+    "radical": "radical stand-ins (Kangxi radicals) written by PDF text extraction",
+    "component": "a rare character typed as its parts",
+    "split_char": "a character whose lead byte was lost: a mark and the byte that survived",
+    "question_mark": "a ? written by a conversion for a character the code page could not encode",
+    "replacement_char": "U+FFFD replacement characters from a lossy decode",
+    "private_use": "private-use code points: home-made glyphs of the digitization",
+    "foreign_symbol": "foreign symbols (kana, Greek, circled numbers) standing for home-made glyphs",
+    "placeholder": "placeholders an editor put for an unknown character (囗 □ 〓 ■)",
+    "deletion": "a character silently lost, seen by the language model and references",
+    "lookalike": "a look-alike character from another set, seen by the language model",
+}
+# Families whose confidence is a calibrated accuracy (the fills); the others'
+# confidence is the detector's own certainty in its reading.
+_FILL_KINDS = frozenset(
+    {"question_mark", "replacement_char", "private_use", "foreign_symbol", "placeholder", "split_char"}
+    | {"deletion", "lookalike"}
+)
+CONFIDENCE_CALIBRATED = (
+    "calibrated: the share of fills like this one (same channel, same model certainty) that were right when "
+    "measured; applied when at or above the minimum confidence"
+)
+CONFIDENCE_DETECTOR = "the detector's certainty that its reading is right (1.0: exact and lossless)"
+_LM_P = re.compile(r"^lm p=([0-9]*\.?[0-9]+)$")
+_OUTSIDE_PAGE = "outside the code page"
+
+
+def _model_probability(c: dict[str, Any]) -> float | None:
+    """A candidate's probability under the language model among the candidates, when the report gives it."""
+    source = str(c.get("source", c.get("note", "")))
+    m = _LM_P.match(source)
+    if m:
+        return float(m.group(1))
+    if source.startswith("lm, look-alike"):  # its score is that probability
+        return _confidence(c.get("score"))
+    return None
+
+
+def _evidence(source: str) -> str:
+    """A candidate's source in words: the model's figure goes to its own column."""
+    if _LM_P.match(source) or source.startswith("lm, look-alike"):
+        return "language model"
+    return source
+
+
+def _note(note: str) -> str:
+    """A note with each figure named: the reports' p= is the calibrated confidence, not a probability."""
+    note = re.sub(r"\bat p=", "with confidence ", note)
+    return re.sub(r"\bp=", "confidence ", note)
+
+
+def _page_name(page: str) -> str:
+    return {"gb2312": "GB2312", "gbk": "GBK", "big5": "Big5"}.get(page, page)
+
+
+def _why_form(e: dict[str, Any], page: str | None) -> str:
+    """Why a ``?`` fill is the form it is: the channel allows only what the code page lacked."""
+    detail = e.get("detail") if isinstance(e.get("detail"), dict) else {}
+    if e.get("kind") != "question_mark" or detail.get("channel") != _OUTSIDE_PAGE:
+        return ""
+    candidates = [c for c in e.get("candidates") or [] if isinstance(c, dict)]
+    best = str(e.get("after")) if e.get("applied") else str(candidates[0].get("text", "")) if candidates else ""
+    if page is not None:
+        name = _page_name(page)
+        where = f"This file's other characters all fit in {name}, so only characters {name} lacks"
+        lacks = best != "" and not encodable(best, page)
+    else:
+        where = "Only characters the file's code page lacks"
+        lacks = True
+    text = (
+        "A ? written by a code-page conversion stands for a character that code page could not encode. "
+        f"{where} were candidates. "
+    )
+    if best and lacks:
+        verb = "is written" if e.get("applied") else "is proposed"
+        text += (
+            f"{best} {verb} although a more common form of the character may exist: a form the code page holds "
+            "(such as the standard one) would have come through the conversion intact, so it cannot be what "
+            "was lost; the variant form the page lacks can."
+        )
+    return text
 
 
 def _esc(text: Any) -> str:
@@ -322,20 +548,24 @@ def _confidence(value: Any) -> float:
     return c if math.isfinite(c) else 0.0
 
 
-def _mark_open(e: dict[str, Any], blank: bool) -> str:
+def _mark_open(e: dict[str, Any], blank: bool, extra: str = "") -> str:
     conf = _confidence(e.get("confidence"))
     applied = bool(e.get("applied"))
     status = "applied" if applied else "left marked"
     after = str(e.get("after", ""))
-    candidates = e.get("candidates") or []
-    if not applied and candidates and isinstance(candidates[0], dict):
+    candidates = [c for c in e.get("candidates") or [] if isinstance(c, dict)]
+    if not applied and candidates:
         # What is left marked says what it may be, not "X → X".
         after = f"{candidates[0].get('text', '')}?"
     tip = (
         f"#{e.get('id')} {e.get('kind')}: {_shown(str(e.get('before', '')))} → {_shown(after)}"
         f" · confidence {conf:.3f} · {status}"
     )
+    if len(candidates) > 1:
+        tip += " · alternatives: " + " ".join(_shown(str(c.get("text", ""))) for c in candidates[1:5])
     cls = "edit blank" if blank else "edit"
+    if extra:
+        cls += " " + extra
     return (
         f'<mark class="{cls}" tabindex="0" data-id="{_esc(e.get("id"))}" data-kind="{_esc(e.get("kind"))}"'
         f' data-applied="{1 if applied else 0}" data-confidence="{conf!r}" title="{_esc(tip)}">'
@@ -388,6 +618,138 @@ def _marked_text(text: str, edits: list[dict[str, Any]]) -> str:
     return "".join(parts)
 
 
+def _int(value: Any, default: int = 0) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return default
+
+
+def _placed(output_text: str, edits: list[dict[str, Any]]) -> list[tuple[int, int, dict[str, Any]]]:
+    """The edits' output spans, clamped and in order; an edit crossing an earlier one is left out."""
+    n = len(output_text)
+    spans = []
+    for e in edits:
+        start = min(max(_int(e.get("out_start")), 0), n)
+        end = min(max(_int(e.get("out_end"), start), start), n)
+        spans.append((start, end, e))
+    spans.sort(key=lambda s: (s[0], s[1], _int(s[2].get("id"))))
+    placed, pos = [], 0
+    for start, end, e in spans:
+        if start >= pos:
+            placed.append((start, end, e))
+            pos = end
+    return placed
+
+
+class _Side:
+    """One column of the side-by-side view: the lines of the current block, as HTML parts."""
+
+    def __init__(self) -> None:
+        self.lines: list[list[str]] = [[]]
+        self.changed: list[bool] = [False]
+
+    def text(self, piece: str) -> None:
+        if piece:
+            self.lines[-1].append(_esc(piece))
+
+    def edit(self, text: str, e: dict[str, Any], side: str) -> None:
+        pieces = text.split("\n")
+        for j, piece in enumerate(pieces):
+            if j:
+                self.lines.append([])
+                self.changed.append(False)
+            middle = 0 < j < len(pieces) - 1
+            if piece or middle or len(pieces) == 1:
+                blank = piece.strip() == ""
+                self.lines[-1].append(_mark_open(e, blank, side) + _esc(piece) + "</mark>")
+                self.changed[-1] = True
+
+    def newline(self) -> None:
+        self.lines.append([])
+        self.changed.append(False)
+
+
+def _side_by_side(output_text: str, edits: list[dict[str, Any]]) -> tuple[str, str, int]:
+    """The input text (the output with every edit undone) and the rows of the side-by-side table.
+
+    Text outside the edits is the same on both sides, so each line break there
+    ends a line on both sides at once: the rows stay aligned.  Inside an edit
+    the two sides may break a different number of times (junk removed with its
+    line); there the shorter side is padded with empty cells until the next
+    shared line break.  Returns (input text, table rows HTML, number of rows).
+    """
+    source: list[str] = []
+    rows: list[str] = []
+    numbers = [0, 0]
+    left, right = _Side(), _Side()
+
+    def row(a: list[str] | None, ac: bool, b: list[str] | None, bc: bool, last: bool = False) -> None:
+        if last and a == [] and b == [] and not (ac or bc) and rows:
+            return  # the empty "line" after a final line break
+        cells = []
+        attrs = []
+        for k, (parts, cls) in enumerate(((a, "src"), (b, "dst"))):
+            if parts is None:
+                cells.append(f'<td class="ln"></td><td class="{cls} filler"></td>')
+                attrs.append(f'data-{("left", "right")[k]}-line=""')
+                continue
+            numbers[k] += 1
+            cells.append(f'<td class="ln">{numbers[k]}</td><td class="{cls}">{"".join(parts)}</td>')
+            attrs.append(f'data-{("left", "right")[k]}-line="{numbers[k]}"')
+        cls = ' class="changed"' if ac or bc else ""
+        rows.append(f"<tr{cls} {' '.join(attrs)}>{''.join(cells)}</tr>")
+
+    def flush(last: bool = False) -> None:
+        nonlocal left, right
+        pairs = list(
+            zip_longest(zip(left.lines, left.changed, strict=True), zip(right.lines, right.changed, strict=True))
+        )
+        for i, (a, b) in enumerate(pairs):
+            row(
+                a[0] if a else None,
+                bool(a and a[1]),
+                b[0] if b else None,
+                bool(b and b[1]),
+                last and i == len(pairs) - 1,
+            )
+        left, right = _Side(), _Side()
+
+    def same(text: str) -> None:
+        source.append(text)
+        for j, piece in enumerate(text.split("\n")):
+            if j:
+                flush()
+            left.text(piece)
+            right.text(piece)
+
+    pos = 0
+    for start, end, e in _placed(output_text, edits):
+        same(output_text[pos:start])
+        before = str(e.get("before", ""))
+        source.append(before)
+        left.edit(before, e, "src")
+        right.edit(output_text[start:end], e, "dst")
+        pos = end
+    same(output_text[pos:])
+    flush(last=True)
+    return "".join(source), "\n".join(rows), len(rows)
+
+
+def _input_code_page(output_text: str, edits: list[dict[str, Any]]) -> str | None:
+    """The narrowest code page holding every Han character of the input outside the edits.
+
+    This is how the filler judges which characters a ``?`` may stand for (the
+    report records the channel, "outside the code page", not the page itself).
+    """
+    kept, pos = [], 0
+    for start, end, _ in _placed(output_text, edits):
+        kept.append(output_text[pos:start])
+        pos = end
+    kept.append(output_text[pos:])
+    return narrow_code_page("〓".join(kept))
+
+
 def _counts(report: dict[str, Any], edits: list[dict[str, Any]]) -> dict[str, Counter]:
     summary = report.get("summary") or {}
     if all(isinstance(summary.get(k), dict) for k in ("detected", "applied", "marked")):
@@ -399,29 +761,46 @@ def _counts(report: dict[str, Any], edits: list[dict[str, Any]]) -> dict[str, Co
     }
 
 
-def _panel_data(e: dict[str, Any]) -> dict[str, Any]:
+def _panel_data(e: dict[str, Any], page: str | None = None) -> dict[str, Any]:
+    """What the details panel shows for one edit, each figure under its own name.
+
+    ``confidence`` is the edit's calibrated confidence (for a fill, the share of
+    such fills that were right); ``probability`` a candidate's probability under
+    the language model among the candidates, when the report gives one.
+    """
+    candidates = [c for c in e.get("candidates") or [] if isinstance(c, dict)]
+    kind = str(e.get("kind", ""))
+    detail = e.get("detail") if isinstance(e.get("detail"), dict) else {}
+    calibrated = kind in _FILL_KINDS or "raw_posterior" in detail
+    shown = [
+        {
+            "text": str(c.get("text", "")),
+            "score": _confidence(c.get("score")),
+            # reports name the proposer "source"; accept "note" from older/hand-made reports
+            "source": str(c.get("source", c.get("note", ""))),
+            "evidence": _evidence(str(c.get("source", c.get("note", "")))),
+            "probability": _model_probability(c),
+        }
+        for c in candidates
+    ]
     return {
         "id": e.get("id"),
-        "kind": str(e.get("kind", "")),
+        "kind": kind,
         "applied": bool(e.get("applied")),
         "confidence": _confidence(e.get("confidence")),
+        "confidence_meaning": CONFIDENCE_CALIBRATED if calibrated else CONFIDENCE_DETECTOR,
         "line": e.get("line"),
         "column": e.get("column"),
         "out_line": e.get("out_line"),
         "out_column": e.get("out_column"),
         "before": str(e.get("before", "")),
         "after": str(e.get("after", "")),
-        "note": str(e.get("note", "")),
-        "candidates": [
-            {
-                "text": str(c.get("text", "")),
-                "score": _confidence(c.get("score")),
-                # reports name the proposer "source"; accept "note" from older/hand-made reports
-                "source": str(c.get("source", c.get("note", ""))),
-            }
-            for c in e.get("candidates") or []
-        ],
-        "detail": e.get("detail") or {},
+        "note": _note(str(e.get("note", ""))),
+        "channel": str(detail.get("channel", "")),
+        "why_form": _why_form(e, page),
+        "code_page": _page_name(page) if page and _why_form(e, page) else "",
+        "candidates": shown,
+        "detail": detail,
     }
 
 
@@ -441,6 +820,8 @@ def render_file(
     present = {str(e.get("kind")) for e in edits} | {k for c in counts.values() for k, v in c.items() if v}
     kinds = _ordered_kinds(present)
     per_kind_edits = Counter(str(e.get("kind")) for e in edits)
+    source_text, side_rows, _ = _side_by_side(output_text, edits)
+    page = _input_code_page(output_text, edits) if any(e.get("kind") == "question_mark" for e in edits) else None
 
     meta = [f"<span>input: {_esc(path)}</span>"]
     if out.get("path"):
@@ -489,6 +870,9 @@ def render_file(
 <fieldset><legend>Min. confidence</legend>
 <input type="range" id="min-confidence" min="0" max="1" step="0.01" value="0" aria-label="minimum confidence">
 <output id="min-confidence-value" for="min-confidence">0.00</output></fieldset>
+<fieldset><legend>View</legend>
+<label><input type="radio" name="view" id="view-text" value="text" checked> output text</label>
+<label><input type="radio" name="view" id="view-sbs" value="sbs"> side by side</label></fieldset>
 <span id="visible-count" aria-live="polite">{len(edits)} of {len(edits)} edits highlighted</span>
 <span><button type="button" id="prev-edit">◀ previous</button>
 <button type="button" id="next-edit">next ▶</button></span>
@@ -522,12 +906,23 @@ def render_file(
 {toolbar}
 <main>
 <div id="text" class="text" lang="zh">{_marked_text(output_text, edits)}</div>
+<div id="sbs" hidden>
+<p class="meta sbs-head"><span>Each row: a line of the original (the input as decoded, {len(source_text)} characters)
+and the same line of the output; edits are highlighted on both sides, hover for the alternatives.</span>
+<label><input type="checkbox" id="changed-only"> only lines with edits</label></p>
+<table class="sbs" lang="zh"><colgroup><col class="ln"><col class="side"><col class="ln"><col class="side"></colgroup>
+<thead><tr><th class="ln">line</th><th>original ({_esc(inp.get("encoding") or "input")})</th>
+<th class="ln">line</th><th>output</th></tr></thead>
+<tbody>
+{side_rows}
+</tbody></table>
+</div>
 <aside id="details" hidden aria-live="polite">
 <h2><span id="details-title">Edit</span><button type="button" id="details-close" aria-label="close">✕</button></h2>
 <div id="details-body"></div>
 </aside>
 </main>
-<script type="application/json" id="edit-data">{_json_for_script([_panel_data(e) for e in edits])}</script>
+<script type="application/json" id="edit-data">{_json_for_script([_panel_data(e, page) for e in edits])}</script>
 <script>{_FILE_JS}</script>
 </body>
 </html>

@@ -228,7 +228,9 @@ def test_escaping() -> None:
     edit = report["edits"][0]
     for key in ("before", "after", "note"):
         assert data[key] == edit[key]
-    assert data["candidates"] == edit["candidates"] and data["detail"] == edit["detail"]
+    assert [{k: c[k] for k in ("text", "score", "source")} for c in data["candidates"]] == edit["candidates"]
+    assert data["candidates"][0]["evidence"] == edit["candidates"][0]["source"]
+    assert data["detail"] == edit["detail"]
     (mark,) = page.marks
     # Left marked, the tip names the best candidate as a question, not the unchanged text.
     shown = edit["after"] if edit["applied"] else edit["candidates"][0]["text"] + "?"
@@ -471,7 +473,10 @@ def test_browser_click_shows_details(tab: Any, site: Path) -> None:
         assert tab.locator('#details [data-field="confidence"]').inner_text() == f"{e['confidence']:.3f}"
         before = tab.locator('#details [data-field="before"] .snippet').inner_text()
         assert before == (e["before"].replace("\n", "⏎\n") if e["before"] else "∅ (nothing)")
-        assert tab.locator('#details [data-field="note"]').inner_text() == (e["note"] or "—")
+        # the notes' "p=" is the confidence: the panel names it so
+        note = e["note"].replace(" at p=", " with confidence ").replace("(p=", "(confidence ")
+        assert tab.locator('#details [data-field="note"]').inner_text() == (note or "—")
+        assert "p=" not in tab.locator("#details").inner_text()
         cells = tab.locator("#details table.cands td.text").all_inner_texts()
         assert cells == [c["text"] or "∅ (nothing)" for c in e["candidates"]]
     # the state a reviewer sees: top of the file, a left-marked edit open with its candidates
