@@ -113,8 +113,29 @@ pre.detail { font: 11px/1.35 ui-monospace, monospace; white-space: pre-wrap; max
 .empty-note { color: #777; font-style: italic; }
 button { font: inherit; cursor: pointer; }
 input[type=search] { font: inherit; padding: 3px 6px; width: 280px; }
-.index-wrap { padding: 12px 20px; overflow-x: auto; }
+.index-wrap { padding: 12px 20px; }
+table.files { width: 100%; table-layout: fixed; font-size: 13px; background: #fff; }
+table.files th, table.files td { padding: 2px 4px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+table.files td.name { direction: rtl; text-align: left; }
+table.files td.name > * { direction: ltr; unicode-bidi: embed; }
 table.files td.num { white-space: nowrap; }
+table.files td.fam { color: #333; white-space: normal; overflow-wrap: normal; word-break: keep-all; }
+table.files td.sum { font-weight: 600; }
+table.files thead th { position: sticky; top: 0; background: #f0f0f3; cursor: pointer; user-select: none;
+  vertical-align: bottom; }
+table.files thead th:hover { background: #e2e2ea; }
+table.files thead th[aria-sort="ascending"]::after { content: " ▲"; font-size: 10px; }
+table.files thead th[aria-sort="descending"]::after { content: " ▼"; font-size: 10px; }
+table.files th.fam .swatch { padding: 0 3px; }
+#summary h2 { font-size: 15px; margin: 10px 0 4px; }
+#summary h2 .meta { font-weight: normal; font-size: 12px; }
+.chart { display: grid; grid-template-columns: max-content minmax(200px, 560px) max-content; gap: 3px 10px;
+  align-items: center; margin: 0 0 10px; }
+.bar-row { display: contents; }
+.bar { display: flex; height: 14px; background: #f1f1f1; border-radius: 2px; overflow: hidden; }
+.bar-a { background: var(--c); }
+.bar-m { background: var(--bg-a); }
+.bar-num { font-size: 12px; color: #333; font-variant-numeric: tabular-nums; }
 tr.total td { font-weight: 600; border-top: 2px solid #999; }
 tr[hidden] { display: none; }
 """
@@ -380,7 +401,8 @@ _INDEX_JS = r"""
 (function () {
   "use strict";
   var box = document.getElementById("file-filter");
-  var rows = Array.prototype.slice.call(document.querySelectorAll("tbody tr.file"));
+  var body = document.querySelector("table.files tbody");
+  var rows = Array.prototype.slice.call(body.querySelectorAll("tr.file"));
   var counter = document.getElementById("visible-files");
   function update() {
     var q = box.value.trim().toLowerCase();
@@ -393,6 +415,32 @@ _INDEX_JS = r"""
     counter.textContent = n + " of " + rows.length + " files";
   }
   box.addEventListener("input", update);
+
+  var heads = Array.prototype.slice.call(document.querySelectorAll("table.files thead th"));
+  function sortBy(th) {
+    var col = heads.indexOf(th);
+    var num = th.getAttribute("data-type") === "num";
+    var was = th.getAttribute("aria-sort");
+    // first click: numbers largest first (where the damage is), names A to Z
+    var dir = was ? (was === "ascending" ? -1 : 1) : (num ? -1 : 1);
+    heads.forEach(function (h) { h.removeAttribute("aria-sort"); });
+    th.setAttribute("aria-sort", dir > 0 ? "ascending" : "descending");
+    var keyed = rows.map(function (r, i) {
+      var v = r.children[col].getAttribute("data-sort") || "";
+      return {r: r, v: num ? parseFloat(v) || 0 : v, i: i};
+    });
+    keyed.sort(function (a, b) {
+      var c = num ? a.v - b.v : a.v.localeCompare(b.v);
+      return c !== 0 ? dir * c : a.i - b.i;
+    });
+    keyed.forEach(function (k) { body.appendChild(k.r); });
+  }
+  heads.forEach(function (th) {
+    th.addEventListener("click", function () { sortBy(th); });
+    th.addEventListener("keydown", function (ev) {
+      if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); sortBy(th); }
+    });
+  });
   update();
 })();
 """
@@ -929,12 +977,50 @@ and the same line of the output; edits are highlighted on both sides, hover for 
 """
 
 
+def _count_dict(value: Any) -> Counter:
+    out: Counter = Counter()
+    if isinstance(value, dict):
+        for k, v in value.items():
+            n = _int(v)
+            if n > 0:
+                out[str(k)] = n
+    return out
+
+
+def _summary_chart(kinds: list[str], applied: Counter, marked: Counter, detected: Counter) -> str:
+    """Counts per family for the whole batch: one bar per family present, applied and left marked stacked."""
+    if not kinds:
+        return '<p class="empty-note">No edits in this batch.</p>'
+    count = {k: max(detected[k], applied[k] + marked[k]) for k in kinds}
+    top = max(count.values()) or 1
+    rows = []
+    for k in sorted(kinds, key=lambda k: (-count[k], kinds.index(k))):
+        a, m = applied[k], marked[k]
+        wa, wm = 100 * a / top, 100 * m / top
+        rows.append(
+            f'<div class="bar-row" data-kind="{_esc(k)}" data-count="{count[k]}" data-applied="{a}" data-marked="{m}"'
+            f' title="{_esc(k)}: {_esc(_ABOUT.get(k, ""))}">'
+            f'<span class="bar-label"><span class="swatch">{_esc(k)}</span></span>'
+            f'<span class="bar"><span class="bar-a" style="width:{wa:.3f}%"></span>'
+            f'<span class="bar-m" style="width:{wm:.3f}%"></span></span>'
+            f'<span class="bar-num"><b>{count[k]}</b> ({a} applied, {m} left marked)</span></div>'
+        )
+    total = sum(count.values())
+    return (
+        f'<section id="summary" aria-label="edits per family in this batch"><h2>Edits per family: {total} in all'
+        ' <span class="meta">(solid: applied · light: left marked, text unchanged)</span></h2>'
+        f'<div class="chart">{"".join(rows)}</div></section>'
+    )
+
+
 def render_index(summary: dict[str, Any], pages: list[tuple[str, str]]) -> str:
-    """The batch index: per-file counts per family, with links to each file's page.
+    """The batch index: a chart of the batch's edits per family, then per-file counts, sortable, linked.
 
     ``pages`` pairs each file of ``summary["files"]`` (same order) with the
     relative href of its page; a file whose input is not in ``pages`` is
-    listed without a link.
+    listed without a link.  Only the families present in the batch get a
+    column, each under a short head (its full name in the tooltip), so the
+    table fits a 1,400-pixel window without a horizontal scroll.
     """
     files = list(summary.get("files") or [])
     if len(pages) == len(files):
@@ -945,50 +1031,83 @@ def render_index(summary: dict[str, Any], pages: list[tuple[str, str]]) -> str:
     present: set[str] = set()
     for f in files:
         for key in ("detected", "applied", "marked"):
-            present |= {k for k, v in (f.get(key) or {}).items() if v}
+            present |= set(_count_dict(f.get(key)))
     kinds = _ordered_kinds(present)
 
-    totals: dict[str, Counter] = {"applied": Counter(), "marked": Counter()}
+    totals: dict[str, Counter] = {"applied": Counter(), "marked": Counter(), "detected": Counter()}
     total_seconds = 0.0
     any_seconds = False
     rows = []
+    widths = {k: len(_SHORT.get(k, k)) for k in kinds}
     for f, href in zip(files, hrefs, strict=True):
-        applied = Counter(f.get("applied") or {})
-        marked = Counter(f.get("marked") or {})
+        applied = _count_dict(f.get("applied"))
+        marked = _count_dict(f.get("marked"))
+        detected = _count_dict(f.get("detected"))
         totals["applied"] += applied
         totals["marked"] += marked
+        totals["detected"] += detected
         name = str(f.get("input") or "(standard input)")
         out_path = _esc(f.get("output") or "")
-        link = f'<a href="{_esc(href)}" title="output: {out_path}">{_esc(name)}</a>' if href else _esc(name)
-        cells = "".join(
-            f'<td class="num" data-kind="{_esc(k)}">{applied[k]} / {marked[k]}</td>'
-            if applied[k] or marked[k]
-            else '<td class="num">·</td>'
-            for k in kinds
+        link = (
+            f'<a href="{_esc(href)}" title="{_esc(name)} → output: {out_path}">{_esc(name)}</a>'
+            if href
+            else f'<span title="{_esc(name)}">{_esc(name)}</span>'
         )
+        cells = []
+        for k in kinds:
+            a, m = applied[k], marked[k]
+            if a or m:
+                widths[k] = max(widths[k], len(f"{a}/{m}"))
+                cells.append(
+                    f'<td class="num fam" data-kind="{_esc(k)}" data-sort="{a + m}"'
+                    f' title="{_esc(k)}: {a} applied, {m} left marked">{a}/<wbr>{m}</td>'
+                )
+            else:
+                cells.append('<td class="num fam" data-sort="0">·</td>')
         seconds = f.get("seconds")
-        if isinstance(seconds, (int, float)):
+        if isinstance(seconds, (int, float)) and not isinstance(seconds, bool) and math.isfinite(seconds):
             any_seconds = True
             total_seconds += float(seconds)
-            sec = f"{float(seconds):.2f}"
+            sec, sec_sort = f"{float(seconds):.2f}", f"{float(seconds)!r}"
         else:
-            sec = ""
+            sec, sec_sort = "", "-1"
+        n_applied, n_marked = sum(applied.values()), sum(marked.values())
+        n_total = max(sum(detected.values()), n_applied + n_marked)
+        encoding = str(f.get("encoding") or "")
         rows.append(
-            f'<tr class="file" data-name="{_esc(name)}"><td>{link}</td>'
-            f"<td>{_esc(f.get('encoding') or '')}</td>{cells}"
-            f'<td class="num">{sum(applied.values())}</td><td class="num">{sum(marked.values())}</td>'
-            f'<td class="num">{sec}</td></tr>'
+            f'<tr class="file" data-name="{_esc(name)}"><td class="name" data-sort="{_esc(name)}">{link}</td>'
+            f'<td class="enc" data-sort="{_esc(encoding)}" title="{_esc(encoding)}">{_esc(encoding)}</td>'
+            f"{''.join(cells)}"
+            f'<td class="num sum" data-sort="{n_total}">{n_total}</td>'
+            f'<td class="num" data-sort="{n_applied}">{n_applied}</td>'
+            f'<td class="num" data-sort="{n_marked}">{n_marked}</td>'
+            f'<td class="num" data-sort="{sec_sort}">{sec}</td></tr>'
         )
-    total_cells = "".join(f'<td class="num">{totals["applied"][k]} / {totals["marked"][k]}</td>' for k in kinds)
+    for k in kinds:
+        widths[k] = max(widths[k], len(f"{totals['applied'][k]}/{totals['marked'][k]}"))
+    total_cells = "".join(f'<td class="num fam">{totals["applied"][k]}/<wbr>{totals["marked"][k]}</td>' for k in kinds)
+    sum_applied, sum_marked = sum(totals["applied"].values()), sum(totals["marked"].values())
+    sum_total = max(sum(totals["detected"].values()), sum_applied + sum_marked)
     total_row = (
         f'<tr class="total"><td>{len(files)} files</td><td></td>{total_cells}'
-        f'<td class="num">{sum(totals["applied"].values())}</td><td class="num">{sum(totals["marked"].values())}</td>'
+        f'<td class="num">{sum_total}</td><td class="num">{sum_applied}</td><td class="num">{sum_marked}</td>'
         f'<td class="num">{f"{total_seconds:.2f}" if any_seconds else ""}</td></tr>'
     )
-    head_kinds = "".join(
-        f'<th class="num" data-kind="{_esc(k)}"><span class="swatch">{_esc(k)}</span></th>' for k in kinds
+    num_width = min(max(7, len(str(sum_total))), 9)  # the heads' words (applied) and the sort arrow
+    cols = (
+        '<col class="name"><col style="width:7em">'
+        # wider counts wrap after the slash rather than widen the table
+        + "".join(f'<col style="width:{min(widths[k], 6) + 2}ch">' for k in kinds)
+        + f'<col style="width:{num_width + 1}ch">' * 3
+        + '<col style="width:7ch">'
     )
-    failed = int(summary.get("failed") or 0)
+    head_kinds = "".join(
+        f'<th class="num fam" data-kind="{_esc(k)}" data-type="num" scope="col" tabindex="0" aria-label="{_esc(k)}"'
+        f' title="{_esc(k)}: {_esc(_ABOUT.get(k, ""))}; applied / left marked (click to sort)">'
+        f'<span class="swatch">{_esc(_SHORT.get(k, k))}</span></th>'
+        for k in kinds
+    )
+    failed = _int(summary.get("failed"))
     return f"""<!DOCTYPE html>
 <html lang="zh">
 <head>
@@ -1000,18 +1119,26 @@ def render_index(summary: dict[str, Any], pages: list[tuple[str, str]]) -> str:
 {_kind_css(kinds)}
 </style>
 </head>
-<body>
+<body class="index">
 <header class="page">
 <h1>Repair reports</h1>
 <p class="meta"><span>{len(files)} files repaired</span><span>{failed} failed</span>
-<span>each family column: applied / left marked</span></p>
+<span>each family column: applied / left marked (hover a head for the family's full name)</span>
+<span>click a column head to sort</span></p>
+{_summary_chart(kinds, totals["applied"], totals["marked"], totals["detected"])}
 <label>Filter by file name: <input type="search" id="file-filter" placeholder="part of a path"></label>
 <span id="visible-files" aria-live="polite">{len(files)} of {len(files)} files</span>
 </header>
 <div class="index-wrap">
 <table class="files">
-<thead><tr><th>input (hover: output)</th><th>encoding</th>{head_kinds}<th class="num">applied</th>
-<th class="num">left marked</th><th class="num">seconds</th></tr></thead>
+<colgroup>{cols}</colgroup>
+<thead><tr><th scope="col" tabindex="0" data-type="text"
+ title="input file (hover a name for its output; click to sort)">input</th>
+<th scope="col" tabindex="0" data-type="text" title="the codec the input was decoded with">encoding</th>{head_kinds}
+<th class="num" scope="col" tabindex="0" data-type="num" title="edits in the file: applied + left marked">total</th>
+<th class="num" scope="col" tabindex="0" data-type="num" title="edits applied to the text">applied</th>
+<th class="num" scope="col" tabindex="0" data-type="num" title="edits left marked, text unchanged">marked</th>
+<th class="num" scope="col" tabindex="0" data-type="num" title="seconds spent on the file">sec.</th></tr></thead>
 <tbody>
 {chr(10).join(rows)}
 </tbody>
