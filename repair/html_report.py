@@ -748,11 +748,20 @@ def _side_by_side(output_text: str, edits: list[dict[str, Any]]) -> tuple[str, s
         cls = ' class="changed"' if ac or bc else ""
         rows.append(f"<tr{cls} {' '.join(attrs)}>{''.join(cells)}</tr>")
 
+    # Shared text of the current block before its first edit and after its last:
+    # where two sides differ in lines, the empty cells go on the side of the
+    # block with less shared text, so the shared text of both sides faces itself.
+    shared = {"before": 0, "after": 0, "edited": False}
+
     def flush(last: bool = False) -> None:
         nonlocal left, right
-        pairs = list(
-            zip_longest(zip(left.lines, left.changed, strict=True), zip(right.lines, right.changed, strict=True))
-        )
+        a_lines = list(zip(left.lines, left.changed, strict=True))
+        b_lines = list(zip(right.lines, right.changed, strict=True))
+        if len(a_lines) != len(b_lines) and shared["after"] > shared["before"]:
+            # pad before the last line, which holds the shared text after the edits
+            pairs = [*zip_longest(a_lines[:-1], b_lines[:-1]), (a_lines[-1], b_lines[-1])]
+        else:
+            pairs = list(zip_longest(a_lines, b_lines))
         for i, (a, b) in enumerate(pairs):
             row(
                 a[0] if a else None,
@@ -762,6 +771,7 @@ def _side_by_side(output_text: str, edits: list[dict[str, Any]]) -> tuple[str, s
                 last and i == len(pairs) - 1,
             )
         left, right = _Side(), _Side()
+        shared.update(before=0, after=0, edited=False)
 
     def same(text: str) -> None:
         source.append(text)
@@ -770,6 +780,7 @@ def _side_by_side(output_text: str, edits: list[dict[str, Any]]) -> tuple[str, s
                 flush()
             left.text(piece)
             right.text(piece)
+            shared["after" if shared["edited"] else "before"] += len(piece)
 
     pos = 0
     for start, end, e in _placed(output_text, edits):
@@ -778,6 +789,7 @@ def _side_by_side(output_text: str, edits: list[dict[str, Any]]) -> tuple[str, s
         source.append(before)
         left.edit(before, e, "src")
         right.edit(output_text[start:end], e, "dst")
+        shared.update(after=0, edited=True)
         pos = end
     same(output_text[pos:])
     flush(last=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections import Counter
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
@@ -19,6 +20,7 @@ from urllib.parse import unquote
 import pytest
 
 from repair import repair_bytes
+from repair.families import FAMILY_KINDS
 from repair.html_report import render_file, render_index, write_html_reports
 from repair.report import build_report
 
@@ -456,11 +458,24 @@ def test_browser_confidence_slider(tab: Any, site: Path, threshold: str) -> None
     assert tab.locator("#min-confidence-value").inner_text() == f"{float(threshold):.2f}"
 
 
-def artifacts_dir() -> Path:
-    return Path(os.environ.get("REPAIR_ARTIFACTS") or ROOT / "artifacts")
+@pytest.fixture(scope="session")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the screenshots of each view go: $REPAIR_SCREENSHOT_DIR (kept by CI), else $REPAIR_ARTIFACTS, else a
+    temporary folder."""
+    named = os.environ.get("REPAIR_SCREENSHOT_DIR") or os.environ.get("REPAIR_ARTIFACTS")
+    folder = Path(named) if named else tmp_path_factory.mktemp("screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
-def test_browser_click_shows_details(tab: Any, site: Path) -> None:
+def screenshot(tab: Any, folder: Path, name: str, full_page: bool = False) -> Path:
+    out = folder / name
+    tab.screenshot(path=str(out), full_page=full_page)
+    assert out.is_file() and out.stat().st_size > 10_000
+    return out
+
+
+def test_browser_click_shows_details(tab: Any, site: Path, shots: Path) -> None:
     report, _ = open_page(tab, site, REPORT_FILES[1])
     panel = tab.locator("#details")
     assert panel.is_hidden()
@@ -486,10 +501,7 @@ def test_browser_click_shows_details(tab: Any, site: Path) -> None:
     # the state a reviewer sees: top of the file, a left-marked edit open with its candidates
     tab.set_viewport_size({"width": 1280, "height": 1100})
     tab.evaluate("() => window.scrollTo(0, 0)")
-    out = artifacts_dir() / "html-report.png"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tab.screenshot(path=str(out))
-    assert out.is_file() and out.stat().st_size > 10_000
+    screenshot(tab, shots, "html-report.png")
     tab.locator("#details-close").click()
     assert panel.is_hidden()
 
@@ -524,3 +536,197 @@ def test_browser_hostile_report(tab: Any, tmp_path: Path) -> None:
     assert tab.locator('#details [data-field="before"] .snippet').inner_text() == report["edits"][0]["before"]
     assert tab.locator("#details table.cands td.text").all_inner_texts() == [report["edits"][0]["before"][:-1]]
     assert not dialogs
+
+
+# --- the side-by-side view, the panel's figures, the index's chart (parsed) ----------------------------------------
+
+
+class SideBySide(HTMLParser):
+    """The rows of the side-by-side table: per side its line number, text and the edits marked in it."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.rows: list[dict[str, Any]] = []
+        self.cell: dict[str, Any] | None = None
+        self.in_body = False
+        self.feed(html)
+        self.close()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: v or "" for k, v in attrs}
+        if tag == "table" and "sbs" in a.get("class", "").split():
+            self.in_body = False
+        elif tag == "tbody":
+            self.in_body = True
+        elif self.in_body and tag == "tr" and "data-left-line" in a:
+            self.rows.append({"attrs": a, "cells": []})
+        elif self.in_body and tag == "td" and self.rows:
+            classes = a.get("class", "").split()
+            self.cell = {"classes": classes, "text": "", "marks": []}
+            self.rows[-1]["cells"].append(self.cell)
+        elif tag == "mark" and self.cell is not None:
+            self.cell["marks"].append(a)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "td":
+            self.cell = None
+        elif tag == "tbody":
+            self.in_body = False
+
+    def handle_data(self, data: str) -> None:
+        if self.cell is not None:
+            self.cell["text"] += data
+
+    def sides(self) -> list[tuple[dict[str, Any], dict[str, Any], dict[str, Any]]]:
+        """(row attributes, left cell, right cell) per row."""
+        out = []
+        for r in self.rows:
+            ln_l, left, ln_r, right = r["cells"]
+            assert "src" in left["classes"] and "dst" in right["classes"]
+            assert ln_l["text"] == r["attrs"]["data-left-line"] and ln_r["text"] == r["attrs"]["data-right-line"]
+            out.append((r["attrs"], left, right))
+        return out
+
+
+def lines(text: str) -> list[str]:
+    """A text's lines as the view numbers them (no empty line after a final line break)."""
+    parts = text.split("\n")
+    return parts[:-1] if len(parts) > 1 and parts[-1] == "" else parts
+
+
+def check_side_by_side(report: dict[str, Any], output: str) -> list[tuple[dict[str, Any], dict[str, Any], dict]]:
+    """Each row's left cell is line N of the original, its right cell line M of the output, both in order; text
+    outside the edits is the same on both sides of a row; every edit is marked on both sides."""
+    from repair.report import rebuild_input
+
+    original = rebuild_input(output, report)
+    rows = SideBySide(render_file(report, output)).sides()
+    left = [(int(a["data-left-line"]), c["text"]) for a, c, _ in rows if a["data-left-line"]]
+    right = [(int(a["data-right-line"]), c["text"]) for a, _, c in rows if a["data-right-line"]]
+    assert left == list(enumerate(lines(original), 1))
+    assert right == list(enumerate(lines(output), 1))
+    for a, lc, rc in rows:
+        if not lc["marks"] and not rc["marks"]:  # an unedited line: the same text on the same row
+            assert lc["text"] == rc["text"] and "changed" not in a.get("class", ""), a
+        else:
+            assert a.get("class") == "changed"
+    ids = {str(e["id"]) for e in report["edits"]}
+    assert {m["data-id"] for _, c, _ in rows for m in c["marks"]} == ids
+    assert {m["data-id"] for _, _, c in rows for m in c["marks"]} == ids
+    return rows
+
+
+def test_side_by_side_rows_are_the_lines(sample: tuple[dict[str, Any], str]) -> None:
+    report, output = sample
+    rows = check_side_by_side(report, output)
+    if all(e["before"].count("\n") == e["after"].count("\n") for e in report["edits"]):
+        # no edit adds or removes a line: row i holds line i on both sides
+        assert [(a["data-left-line"], a["data-right-line"]) for a, _, _ in rows] == [
+            (str(i), str(i)) for i in range(1, len(rows) + 1)
+        ]
+
+
+def test_side_by_side_pads_a_removed_line() -> None:
+    """Junk removed with its line: the original's line faces an empty cell, and the lines after it still pair up."""
+    report, output = load(REPORT_FILES[0])
+    junk = report["edits"][0]
+    assert junk["kind"] == "junk" and junk["before"].count("\n") == 2 and junk["after"] == ""
+    rows = check_side_by_side(report, output)
+    # the two removed lines face empty cells; the line after them faces its copy, output line 1
+    assert [a["data-left-line"] for a, _, _ in rows[:3]] == ["1", "2", "3"]
+    assert [a["data-right-line"] for a, _, _ in rows[:3]] == ["", "", "1"]
+    assert all("filler" in r[2]["classes"] and r[2]["text"] == "" for r in rows[:2])
+    assert rows[2][1]["text"] == rows[2][2]["text"] == output.split("\n")[0]
+    # and from there on, input line N + 2 faces output line N
+    assert all(int(a["data-left-line"]) == int(a["data-right-line"]) + 2 for a, _, _ in rows[2:])
+
+
+@pytest.mark.parametrize(
+    ("output", "edit"),
+    [
+        # from abX⏎Y⏎Zcd…: a span across two line breaks on the left, none on the right
+        ("abxcd\nef\r\ngh\n", {"out_start": 2, "out_end": 3, "before": "X\nY\nZ", "after": "x", "applied": True}),
+        # from abQcd…: a line added on the right
+        ("ab1\n2cd\nef\r\ngh\n", {"out_start": 2, "out_end": 5, "before": "Q", "after": "1\n2", "applied": True}),
+        # an empty span left marked, and no final line break
+        ("abQcd\nef\r\ngh", {"out_start": 4, "out_end": 4, "before": "", "after": "", "applied": False}),
+    ],
+    ids=["lines-removed", "line-added", "empty-span"],
+)
+def test_side_by_side_handmade(output: str, edit: dict[str, Any]) -> None:
+    e = {"id": 7, "kind": "junk", "confidence": 1.0, "start": 0, "end": 0, "candidates": [], "slots": [], **edit}
+    report = {"input": {"path": "a.txt"}, "output": {"path": "b.txt"}, "edits": [e]}
+    rows = check_side_by_side(report, output)
+    lines_changed = edit["before"].count("\n") - edit["after"].count("\n")
+    fillers = sum(1 for _, lc, rc in rows for c in (lc, rc) if "filler" in c["classes"])
+    assert fillers == abs(lines_changed)
+
+
+def panel_data(report: dict[str, Any], output: str) -> dict[int, dict[str, Any]]:
+    return {d["id"]: d for d in Page(render_file(report, output)).edit_data()}
+
+
+def test_panel_names_each_figure() -> None:
+    """The notes' "p=" (a calibrated confidence) is named so; each candidate's model probability is its own field."""
+    report, output = load(REPORT_FILES[1])
+    data = panel_data(report, output)
+    edit = next(e for e in report["edits"] if e["note"].startswith("left marked: best candidate"))
+    d = data[edit["id"]]
+    conf = re.search(r"p=([0-9.]+)", edit["note"]).group(1)
+    assert d["note"] == f"left marked: best candidate {edit['candidates'][0]['text']} with confidence {conf}"
+    assert f"{d['confidence']:.3f}" == conf and "calibrated" in d["confidence_meaning"]
+    for c, shown in zip(edit["candidates"], d["candidates"], strict=True):
+        assert c["source"].startswith("lm p=")
+        assert shown["probability"] == float(c["source"][len("lm p=") :]) and shown["evidence"] == "language model"
+    # the figures differ, which is what confused readers: both are shown, under different names
+    assert d["candidates"][0]["probability"] != d["confidence"]
+    junk = next(e for e in report["edits"] if e["kind"] == "junk")
+    assert "calibrated" not in data[junk["id"]]["confidence_meaning"]
+    assert not any("p=" in d["note"] for d in data.values())
+
+
+VARIANT_LINE = "子曰學而時習之不亦說乎有朋自?方來不亦樂乎\n"
+
+
+@pytest.fixture(scope="module")
+def variant_fill() -> tuple[dict[str, Any], str]:
+    """A ? from a conversion to Big5, filled with the variant 逺: the standard 遠 is in Big5, so it was never lost."""
+    data = VARIANT_LINE.encode("big5")
+    result = repair_bytes(data)
+    report = build_report(result, input_path="lunyu.txt", output_path="out/lunyu.txt", input_bytes=data, settings={})
+    return report, result.text
+
+
+def test_panel_says_why_a_variant_was_written(variant_fill: tuple[dict[str, Any], str]) -> None:
+    report, output = variant_fill
+    (edit,) = report["edits"]
+    assert edit["kind"] == "question_mark" and edit["detail"]["channel"] == "outside the code page"
+    best = edit["after"] if edit["applied"] else edit["candidates"][0]["text"]
+    assert best == "逺"
+    (d,) = panel_data(report, output).values()
+    assert d["code_page"] == "Big5" and d["channel"] == "outside the code page"
+    assert "could not encode" in d["why_form"] and "Big5 lacks" in d["why_form"] and best in d["why_form"]
+    # A ? that is not a code page's loss (the page was refuted, or a placeholder) gets no such reason.
+    other = json.loads(json.dumps(report))
+    other["edits"][0]["detail"]["channel"] = "any character"
+    (d,) = panel_data(other, output).values()
+    assert d["why_form"] == "" and d["code_page"] == ""
+
+
+def index_of(site_summary: dict[str, Any]) -> str:
+    return render_index(site_summary, [(f["input"], f"{i}.html") for i, f in enumerate(site_summary["files"])])
+
+
+def test_index_chart_counts() -> None:
+    summary = json.loads((REPORTS / "summary.json").read_text(encoding="utf-8"))
+    html = index_of(summary)
+    bars = {a["data-kind"]: a for t, a in Page(html).tags if t == "div" and "bar-row" in a.get("class", "")}
+    want: Counter[str] = Counter()
+    for f in summary["files"]:
+        want.update(f["detected"])
+    assert {k: int(a["data-count"]) for k, a in bars.items()} == dict(want)
+    for k, a in bars.items():
+        applied = sum(f["applied"].get(k, 0) for f in summary["files"])
+        assert int(a["data-applied"]) == applied and int(a["data-marked"]) == want[k] - applied
+    heads = [a["data-kind"] for t, a in Page(html).tags if t == "th" and "data-kind" in a]
+    assert heads == [k for k in FAMILY_KINDS if k in want]
