@@ -1106,6 +1106,7 @@ def render_index(summary: dict[str, Any], pages: list[tuple[str, str]]) -> str:
         f'<td class="num">{f"{total_seconds:.2f}" if any_seconds else ""}</td></tr>'
     )
     num_width = min(max(7, len(str(sum_total))), 9)  # the heads' words (applied) and the sort arrow
+    # the name column takes what is left; a long name is cut at its start (its end names the file)
     cols = (
         '<col class="name"><col style="width:7em">'
         # wider counts wrap after the slash rather than widen the table

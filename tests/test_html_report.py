@@ -730,3 +730,252 @@ def test_index_chart_counts() -> None:
         assert int(a["data-applied"]) == applied and int(a["data-marked"]) == want[k] - applied
     heads = [a["data-kind"] for t, a in Page(html).tags if t == "th" and "data-kind" in a]
     assert heads == [k for k in FAMILY_KINDS if k in want]
+
+
+# --- the new views in a real browser -------------------------------------------------------------------------------
+
+
+def wide_summary() -> dict[str, Any]:
+    """A batch with every family, four-digit counts and long nested names: the widest index there can be."""
+    files = []
+    for i in range(12):
+        applied = {k: (i * 131 + j * 977) % 2000 for j, k in enumerate(FAMILY_KINDS)}
+        marked = {k: (i * 71 + j * 313) % 1000 for j, k in enumerate(FAMILY_KINDS)}
+        files.append(
+            {
+                "input": f"corpus/子部/儒家類/a rather long folder name/{i:03d}_禮記正義_卷第{i}_with_a_long_name.txt",
+                "output": f"out/{i}.txt",
+                "encoding": "gb18030",
+                "detected": {k: applied[k] + marked[k] for k in FAMILY_KINDS},
+                "applied": applied,
+                "marked": marked,
+                "seconds": 12.5 + i,
+            }
+        )
+    return {"files": files, "failed": 1}
+
+
+INDEX_FIT = """() => {
+  const heads = Array.from(document.querySelectorAll('table.files thead th')).map(th => {
+    const r = th.getBoundingClientRect();
+    return {kind: th.dataset.kind || null, left: r.left, right: r.right, text: th.innerText};
+  });
+  return {scroll: document.documentElement.scrollWidth, body: document.body.scrollWidth, width: window.innerWidth,
+          heads: heads};
+}"""
+
+
+@pytest.mark.parametrize("batch", ["samples", "every-family"])
+def test_browser_index_fits_1400(browser: Any, site: Path, tmp_path: Path, shots: Path, batch: str) -> None:
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    try:
+        tab = context.new_page()
+        if batch == "samples":
+            url = (site / "index.html").as_uri()
+            summary = json.loads((REPORTS / "summary.json").read_text(encoding="utf-8"))
+        else:
+            summary = wide_summary()
+            path = tmp_path / "index.html"
+            path.write_text(index_of(summary), encoding="utf-8")
+            url = path.as_uri()
+        tab.goto(url)
+        fit = tab.evaluate(INDEX_FIT)
+        assert fit["scroll"] <= fit["width"] == 1400 and fit["body"] <= fit["width"]
+        present = {k for f in summary["files"] for k, v in f["detected"].items() if v}
+        kinds = [h["kind"] for h in fit["heads"] if h["kind"]]
+        assert set(kinds) == present
+        # every head, the damage families' too, lies inside the window
+        assert all(0 <= h["left"] < h["right"] <= fit["width"] for h in fit["heads"]), fit["heads"]
+        assert [h["text"].strip(" ▲▼") for h in fit["heads"][-4:]] == ["total", "applied", "marked", "sec."]
+        for kind in ("private_use", "foreign_symbol", "placeholder"):
+            if kind in present:
+                head = tab.locator(f'table.files th[data-kind="{kind}"]')
+                assert head.is_visible() and kind in head.get_attribute("title")
+        screenshot(tab, shots, f"html-index-{batch}.png", full_page=True)
+    finally:
+        context.close()
+
+
+ROW_NAMES = "() => Array.from(document.querySelectorAll('tbody tr.file')).map(r => r.dataset.name)"
+
+
+def test_browser_index_sorts_by_any_column(tab: Any, tmp_path: Path) -> None:
+    summary = wide_summary()
+    summary["files"][3]["seconds"] = "n/a"  # a file without a time sorts below every time
+    path = tmp_path / "index.html"
+    path.write_text(index_of(summary), encoding="utf-8")
+    tab.set_viewport_size({"width": 1400, "height": 900})
+    tab.goto(path.as_uri())
+    files = summary["files"]
+    names = [f["input"] for f in files]
+    assert tab.evaluate(ROW_NAMES) == names
+
+    def by(key: Any, reverse: bool) -> list[str]:
+        return [f["input"] for f in sorted(files, key=key, reverse=reverse)]
+
+    total = tab.locator("table.files thead th", has_text="total")
+    total.click()
+    assert tab.evaluate(ROW_NAMES) == by(lambda f: sum(f["detected"].values()), True)
+    assert total.get_attribute("aria-sort") == "descending"
+    total.click()
+    assert tab.evaluate(ROW_NAMES) == by(lambda f: sum(f["detected"].values()), False)
+    assert total.get_attribute("aria-sort") == "ascending"
+    for kind in ("private_use", "question_mark", "junk"):
+        tab.locator(f'table.files th[data-kind="{kind}"]').click()
+        assert tab.evaluate(ROW_NAMES) == by(lambda f, k=kind: f["applied"][k] + f["marked"][k], True)
+    tab.locator("table.files thead th", has_text="input").click()
+    assert tab.evaluate(ROW_NAMES) == sorted(names)
+    tab.locator("table.files thead th", has_text="sec.").click()
+    secs = tab.evaluate(ROW_NAMES)
+    assert secs[-1] == files[3]["input"]
+    assert secs == by(lambda f: f["seconds"] if isinstance(f["seconds"], float) else -1.0, True)
+    # the filter still works on sorted rows, and the links still go to their own pages
+    tab.locator("#file-filter").fill("_卷第7_")
+    assert tab.locator("tbody tr.file").filter(visible=True).count() == 1
+    assert tab.locator("tbody tr.file a").filter(visible=True).get_attribute("href") == "7.html"
+
+
+BARS = """() => Array.from(document.querySelectorAll('#summary .bar-row')).map(r => ({
+  kind: r.dataset.kind, count: Number(r.dataset.count), text: r.querySelector('.bar-num b').innerText,
+  applied: r.querySelector('.bar-a').getBoundingClientRect().width,
+  marked: r.querySelector('.bar-m').getBoundingClientRect().width,
+  full: r.querySelector('.bar').getBoundingClientRect().width,
+  colour: getComputedStyle(r.querySelector('.bar-a')).backgroundColor}))"""
+
+
+def test_browser_summary_chart(tab: Any, site: Path, shots: Path) -> None:
+    tab.set_viewport_size({"width": 1400, "height": 900})
+    tab.goto((site / "index.html").as_uri())
+    summary = json.loads((REPORTS / "summary.json").read_text(encoding="utf-8"))
+    applied: Counter[str] = Counter()
+    marked: Counter[str] = Counter()
+    for f in summary["files"]:
+        applied.update(f["applied"])
+        marked.update(f["marked"])
+    bars = tab.evaluate(BARS)
+    assert len(bars) == len(applied | marked)
+    assert {b["kind"]: b["count"] for b in bars} == dict(applied + marked)
+    assert all(b["text"] == str(b["count"]) for b in bars)
+    assert [b["count"] for b in bars] == sorted((b["count"] for b in bars), reverse=True)
+    top = bars[0]["count"]
+    for b in bars:
+        # drawn to scale: the applied and left-marked parts in proportion to the largest family's count
+        assert abs(b["applied"] - b["full"] * applied[b["kind"]] / top) <= 1.5, b
+        assert abs(b["marked"] - b["full"] * marked[b["kind"]] / top) <= 1.5, b
+    assert len({b["colour"] for b in bars}) == len(bars)  # each family its own colour
+    tab.locator("#summary").screenshot(path=str(shots / "html-index-summary.png"))
+    assert (shots / "html-index-summary.png").stat().st_size > 5_000
+
+
+SIDE_ROWS = """() => Array.from(document.querySelectorAll('#sbs tbody tr')).map(r => {
+  const c = r.children, top = x => Math.round(x.getBoundingClientRect().top);
+  return {left: r.dataset.leftLine, right: r.dataset.rightLine, src: c[1].textContent, dst: c[3].textContent,
+          tops: [top(c[1]), top(c[3])], changed: r.classList.contains('changed'),
+          marks: Array.from(r.querySelectorAll('mark.edit')).map(m => {
+            const s = getComputedStyle(m);
+            return {id: Number(m.dataset.id), side: m.closest('td').classList.contains('src') ? 'src' : 'dst',
+                    text: m.textContent, title: m.title,
+                    lit: s.backgroundColor !== 'rgba(0, 0, 0, 0)' || s.outlineStyle !== 'none'};
+          })};
+})"""
+
+
+@pytest.mark.parametrize("index", [0, 2], ids=["junk-line-removed", "same-lines"])
+def test_browser_side_by_side(tab: Any, site: Path, shots: Path, index: int) -> None:
+    from repair.report import rebuild_input
+
+    report, output = open_page(tab, site, REPORT_FILES[index])
+    original = rebuild_input(output, report)
+    assert tab.locator("#sbs").is_hidden() and tab.locator("#text").is_visible()
+    tab.locator("#view-sbs").check()
+    assert tab.locator("#sbs").is_visible() and tab.locator("#text").is_hidden()
+    rows = tab.evaluate(SIDE_ROWS)
+    src, dst = lines(original), lines(output)
+    for i, r in enumerate(rows, 1):
+        if r["left"]:
+            assert r["src"] == src[int(r["left"]) - 1]
+        if r["right"]:
+            assert r["dst"] == dst[int(r["right"]) - 1]
+        if index == 2:  # no edit adds or removes a line: row i is line i on both sides
+            assert (r["left"], r["right"]) == (str(i), str(i))
+        assert r["tops"][0] == r["tops"][1]  # the two sides of a row start at the same height
+    assert [int(r["left"]) for r in rows if r["left"]] == list(range(1, len(src) + 1))
+    assert [int(r["right"]) for r in rows if r["right"]] == list(range(1, len(dst) + 1))
+    # every edit highlighted on both sides: the original's text on the left, the output's on the right
+    marks = [m for r in rows for m in r["marks"]]
+    assert all(m["lit"] for m in marks)
+    for e in report["edits"]:
+        mine = [m for m in marks if m["id"] == e["id"]]
+        left = "\n".join(m["text"] for m in mine if m["side"] == "src")
+        right = "\n".join(m["text"] for m in mine if m["side"] == "dst")
+        assert left.replace("\n", "") == e["before"].replace("\n", "")
+        assert right == output[e["out_start"] : e["out_end"]]
+        assert all(f"#{e['id']} {e['kind']}" in m["title"] for m in mine)
+        if len(e["candidates"]) > 1:  # the alternatives on hover
+            assert all("alternatives: " + e["candidates"][1]["text"] in m["title"] for m in mine)
+    assert {r["changed"] for r in rows if not r["marks"]} <= {False}
+    # a click on either side opens that edit; the filters apply to this view too
+    e = next(e for e in report["edits"] if e["candidates"])
+    mark = tab.locator(f'#sbs td.src mark[data-id="{e["id"]}"]').first
+    mark.scroll_into_view_if_needed()
+    mark.click()
+    assert tab.locator("#details").get_attribute("data-id") == str(e["id"])
+    assert tab.locator(f'#sbs mark.selected[data-id="{e["id"]}"]').count() >= 2
+    tab.set_viewport_size({"width": 1400, "height": 1000})
+    screenshot(tab, shots, f"html-side-by-side-{index:03d}.png")
+    tab.locator(f'input[data-filter-kind="{e["kind"]}"]').uncheck()
+    assert tab.locator(f'#sbs mark.edit[data-kind="{e["kind"]}"]:not(.off)').count() == 0
+    tab.locator(f'input[data-filter-kind="{e["kind"]}"]').check()
+    tab.locator("#changed-only").check()
+    shown = tab.locator("#sbs tbody tr").filter(visible=True)
+    assert shown.count() == sum(1 for r in rows if r["changed"]) > 0
+    assert tab.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def panel_figures(tab: Any) -> dict[str, str]:
+    return tab.evaluate(
+        """() => Object.fromEntries(Array.from(document.querySelectorAll('#details dt')).map(
+             dt => [dt.textContent, dt.nextElementSibling.innerText]))"""
+    )
+
+
+def test_browser_panel_names_confidence_and_probability(tab: Any, site: Path, shots: Path) -> None:
+    report, _ = open_page(tab, site, REPORT_FILES[1])
+    e = next(e for e in report["edits"] if e["note"].startswith("left marked: best candidate"))
+    tab.locator(f'#text mark[data-id="{e["id"]}"]').click()
+    fields = panel_figures(tab)
+    conf, prob = f"{e['confidence']:.3f}", e["candidates"][0]["source"].removeprefix("lm p=")
+    assert conf != prob
+    assert tab.locator('#details [data-field="confidence"]').inner_text() == conf
+    assert "calibrated" in tab.locator('#details [data-field="confidence-meaning"]').inner_text()
+    assert tab.locator('#details [data-field="probability"]').inner_text() == prob
+    meaning = tab.locator('#details [data-field="probability-meaning"]').inner_text()
+    assert "among the candidates" in meaning and e["candidates"][0]["text"] in meaning
+    assert fields["note"] == f"left marked: best candidate {e['candidates'][0]['text']} with confidence {conf}"
+    heads = tab.locator("#details table.cands th").all_inner_texts()
+    assert heads == ["#", "text", "model probability", "evidence", "score"]
+    probs = tab.locator("#details table.cands td.prob").all_inner_texts()
+    assert probs == [c["source"].removeprefix("lm p=") for c in e["candidates"]]
+    assert "p=" not in tab.locator("#details").inner_text()
+    tab.set_viewport_size({"width": 1400, "height": 1000})
+    screenshot(tab, shots, "html-panel-figures.png")
+
+
+def test_browser_panel_explains_a_variant_fill(
+    tab: Any, tmp_path: Path, shots: Path, variant_fill: tuple[dict[str, Any], str]
+) -> None:
+    report, output = variant_fill
+    path = tmp_path / "lunyu.html"
+    path.write_text(render_file(report, output), encoding="utf-8")
+    tab.goto(path.as_uri())
+    tab.locator("#text mark.edit").click()
+    assert tab.locator('#details [data-field="channel"]').inner_text() == "outside the code page (Big5)"
+    why = tab.locator('#details [data-field="why-form"]').inner_text()
+    assert "could not encode" in why and "Big5 lacks" in why and "逺" in why
+    tab.locator("#view-sbs").check()
+    assert tab.locator("#sbs td.src mark").inner_text() == "?"
+    assert tab.locator("#sbs td.dst mark").inner_text() == report["edits"][0]["after"]
+    tab.locator("#sbs td.dst mark").click()
+    assert tab.locator('#details [data-field="why-form"]').is_visible()
+    tab.set_viewport_size({"width": 1400, "height": 700})
+    screenshot(tab, shots, "html-panel-variant.png")
