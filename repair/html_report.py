@@ -93,7 +93,10 @@ table.sbs td.src { border-right: 1px solid #ddd; }
 table.sbs td.filler { background: repeating-linear-gradient(135deg, #f4f4f4 0 6px, #fff 6px 12px); }
 table.sbs tr.changed td.ln { color: #333; background: #fff3cd; }
 table.sbs tr[hidden] { display: none; }
-.sbs-head { display: flex; gap: 16px; justify-content: space-between; padding-top: 6px; }
+.sbs-head { display: flex; gap: 16px; justify-content: space-between; padding-top: 6px; word-break: normal; }
+.sbs-head label { white-space: nowrap; }
+table.cands { width: 100%; font-size: 13px; }
+table.cands th, table.cands td { padding: 2px 5px; }
 .explain { display: block; color: #666; font-size: 12px; line-height: 1.35; }
 .figure { font-weight: 600; font-variant-numeric: tabular-nums; }
 aside#details { position: sticky; top: 52px; width: 380px; max-height: calc(100vh - 60px); overflow: auto;

@@ -977,5 +977,6 @@ def test_browser_panel_explains_a_variant_fill(
     assert tab.locator("#sbs td.dst mark").inner_text() == report["edits"][0]["after"]
     tab.locator("#sbs td.dst mark").click()
     assert tab.locator('#details [data-field="why-form"]').is_visible()
-    tab.set_viewport_size({"width": 1400, "height": 700})
+    tab.set_viewport_size({"width": 1400, "height": 900})
+    tab.locator('#details [data-field="why-form"]').scroll_into_view_if_needed()
     screenshot(tab, shots, "html-panel-variant.png")
