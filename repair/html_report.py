@@ -1115,7 +1115,7 @@ def render_index(summary: dict[str, Any], pages: list[tuple[str, str]]) -> str:
         # wider counts wrap after the slash rather than widen the table
         + "".join(f'<col style="width:{min(widths[k], 6) + 2}ch">' for k in kinds)
         + f'<col style="width:{num_width + 1}ch">' * 3
-        + '<col style="width:7ch">'
+        + '<col style="width:8.5ch">'
     )
     head_kinds = "".join(
         f'<th class="num fam" data-kind="{_esc(k)}" data-type="num" scope="col" tabindex="0" aria-label="{_esc(k)}"'
