@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections import Counter
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
@@ -19,6 +20,7 @@ from urllib.parse import unquote
 import pytest
 
 from repair import repair_bytes
+from repair.families import FAMILY_KINDS
 from repair.html_report import render_file, render_index, write_html_reports
 from repair.report import build_report
 
@@ -228,7 +230,9 @@ def test_escaping() -> None:
     edit = report["edits"][0]
     for key in ("before", "after", "note"):
         assert data[key] == edit[key]
-    assert data["candidates"] == edit["candidates"] and data["detail"] == edit["detail"]
+    assert [{k: c[k] for k in ("text", "score", "source")} for c in data["candidates"]] == edit["candidates"]
+    assert data["candidates"][0]["evidence"] == edit["candidates"][0]["source"]
+    assert data["detail"] == edit["detail"]
     (mark,) = page.marks
     # Left marked, the tip names the best candidate as a question, not the unchanged text.
     shown = edit["after"] if edit["applied"] else edit["candidates"][0]["text"] + "?"
@@ -302,8 +306,12 @@ def test_index_totals() -> None:
     assert "2 failed" in html
     total = html[html.index('<tr class="total">') :]
     total = total[: total.index("</tr>")]
-    cells = re.findall(r"<td[^>]*>([^<]*)</td>", total)
-    assert cells == ["2 files", "", "3 / 2", "0 / 1", "3", "3", "0.50"]
+    cells = [re.sub(r"<wbr>", "", c) for c in re.findall(r"<td[^>]*>((?:[^<]|<wbr>)*)</td>", total)]
+    # files, encoding, junk and escape (applied/left marked), total, applied, left marked, seconds
+    assert cells == ["2 files", "", "3/2", "0/1", "6", "3", "3", "0.50"]
+    rows = re.findall(r'<tr class="file".*?</tr>', html)
+    totals = [re.findall(r'<td class="num sum" data-sort="(\d+)">(\d+)</td>', r) for r in rows]
+    assert totals == [[("3", "3")], [("3", "3")]]
 
 
 @pytest.mark.parametrize("name", ["../x.txt", "/etc/x.txt", "a/../../x.txt", ""])
@@ -450,11 +458,24 @@ def test_browser_confidence_slider(tab: Any, site: Path, threshold: str) -> None
     assert tab.locator("#min-confidence-value").inner_text() == f"{float(threshold):.2f}"
 
 
-def artifacts_dir() -> Path:
-    return Path(os.environ.get("REPAIR_ARTIFACTS") or ROOT / "artifacts")
+@pytest.fixture(scope="session")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the screenshots of each view go: $REPAIR_SCREENSHOT_DIR (kept by CI), else $REPAIR_ARTIFACTS, else a
+    temporary folder."""
+    named = os.environ.get("REPAIR_SCREENSHOT_DIR") or os.environ.get("REPAIR_ARTIFACTS")
+    folder = Path(named) if named else tmp_path_factory.mktemp("screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
-def test_browser_click_shows_details(tab: Any, site: Path) -> None:
+def screenshot(tab: Any, folder: Path, name: str, full_page: bool = False) -> Path:
+    out = folder / name
+    tab.screenshot(path=str(out), full_page=full_page)
+    assert out.is_file() and out.stat().st_size > 10_000
+    return out
+
+
+def test_browser_click_shows_details(tab: Any, site: Path, shots: Path) -> None:
     report, _ = open_page(tab, site, REPORT_FILES[1])
     panel = tab.locator("#details")
     assert panel.is_hidden()
@@ -471,16 +492,16 @@ def test_browser_click_shows_details(tab: Any, site: Path) -> None:
         assert tab.locator('#details [data-field="confidence"]').inner_text() == f"{e['confidence']:.3f}"
         before = tab.locator('#details [data-field="before"] .snippet').inner_text()
         assert before == (e["before"].replace("\n", "⏎\n") if e["before"] else "∅ (nothing)")
-        assert tab.locator('#details [data-field="note"]').inner_text() == (e["note"] or "—")
+        # the notes' "p=" is the confidence: the panel names it so
+        note = e["note"].replace(" at p=", " with confidence ").replace("(p=", "(confidence ")
+        assert tab.locator('#details [data-field="note"]').inner_text() == (note or "—")
+        assert "p=" not in tab.locator("#details").inner_text()
         cells = tab.locator("#details table.cands td.text").all_inner_texts()
         assert cells == [c["text"] or "∅ (nothing)" for c in e["candidates"]]
     # the state a reviewer sees: top of the file, a left-marked edit open with its candidates
     tab.set_viewport_size({"width": 1280, "height": 1100})
     tab.evaluate("() => window.scrollTo(0, 0)")
-    out = artifacts_dir() / "html-report.png"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tab.screenshot(path=str(out))
-    assert out.is_file() and out.stat().st_size > 10_000
+    screenshot(tab, shots, "html-report.png")
     tab.locator("#details-close").click()
     assert panel.is_hidden()
 
@@ -515,3 +536,447 @@ def test_browser_hostile_report(tab: Any, tmp_path: Path) -> None:
     assert tab.locator('#details [data-field="before"] .snippet').inner_text() == report["edits"][0]["before"]
     assert tab.locator("#details table.cands td.text").all_inner_texts() == [report["edits"][0]["before"][:-1]]
     assert not dialogs
+
+
+# --- the side-by-side view, the panel's figures, the index's chart (parsed) ----------------------------------------
+
+
+class SideBySide(HTMLParser):
+    """The rows of the side-by-side table: per side its line number, text and the edits marked in it."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.rows: list[dict[str, Any]] = []
+        self.cell: dict[str, Any] | None = None
+        self.in_body = False
+        self.feed(html)
+        self.close()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: v or "" for k, v in attrs}
+        if tag == "table" and "sbs" in a.get("class", "").split():
+            self.in_body = False
+        elif tag == "tbody":
+            self.in_body = True
+        elif self.in_body and tag == "tr" and "data-left-line" in a:
+            self.rows.append({"attrs": a, "cells": []})
+        elif self.in_body and tag == "td" and self.rows:
+            classes = a.get("class", "").split()
+            self.cell = {"classes": classes, "text": "", "marks": []}
+            self.rows[-1]["cells"].append(self.cell)
+        elif tag == "mark" and self.cell is not None:
+            self.cell["marks"].append(a)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "td":
+            self.cell = None
+        elif tag == "tbody":
+            self.in_body = False
+
+    def handle_data(self, data: str) -> None:
+        if self.cell is not None:
+            self.cell["text"] += data
+
+    def sides(self) -> list[tuple[dict[str, Any], dict[str, Any], dict[str, Any]]]:
+        """(row attributes, left cell, right cell) per row."""
+        out = []
+        for r in self.rows:
+            ln_l, left, ln_r, right = r["cells"]
+            assert "src" in left["classes"] and "dst" in right["classes"]
+            assert ln_l["text"] == r["attrs"]["data-left-line"] and ln_r["text"] == r["attrs"]["data-right-line"]
+            out.append((r["attrs"], left, right))
+        return out
+
+
+def lines(text: str) -> list[str]:
+    """A text's lines as the view numbers them (no empty line after a final line break)."""
+    parts = text.split("\n")
+    return parts[:-1] if len(parts) > 1 and parts[-1] == "" else parts
+
+
+def check_side_by_side(report: dict[str, Any], output: str) -> list[tuple[dict[str, Any], dict[str, Any], dict]]:
+    """Each row's left cell is line N of the original, its right cell line M of the output, both in order; text
+    outside the edits is the same on both sides of a row; every edit is marked on both sides."""
+    from repair.report import rebuild_input
+
+    original = rebuild_input(output, report)
+    rows = SideBySide(render_file(report, output)).sides()
+    left = [(int(a["data-left-line"]), c["text"]) for a, c, _ in rows if a["data-left-line"]]
+    right = [(int(a["data-right-line"]), c["text"]) for a, _, c in rows if a["data-right-line"]]
+    assert left == list(enumerate(lines(original), 1))
+    assert right == list(enumerate(lines(output), 1))
+    for a, lc, rc in rows:
+        if not lc["marks"] and not rc["marks"]:  # an unedited line: the same text on the same row
+            assert lc["text"] == rc["text"] and "changed" not in a.get("class", ""), a
+        else:
+            assert a.get("class") == "changed"
+    ids = {str(e["id"]) for e in report["edits"]}
+    assert {m["data-id"] for _, c, _ in rows for m in c["marks"]} == ids
+    assert {m["data-id"] for _, _, c in rows for m in c["marks"]} == ids
+    return rows
+
+
+def test_side_by_side_rows_are_the_lines(sample: tuple[dict[str, Any], str]) -> None:
+    report, output = sample
+    rows = check_side_by_side(report, output)
+    if all(e["before"].count("\n") == e["after"].count("\n") for e in report["edits"]):
+        # no edit adds or removes a line: row i holds line i on both sides
+        assert [(a["data-left-line"], a["data-right-line"]) for a, _, _ in rows] == [
+            (str(i), str(i)) for i in range(1, len(rows) + 1)
+        ]
+
+
+def test_side_by_side_pads_a_removed_line() -> None:
+    """Junk removed with its line: the original's line faces an empty cell, and the lines after it still pair up."""
+    report, output = load(REPORT_FILES[0])
+    junk = report["edits"][0]
+    assert junk["kind"] == "junk" and junk["before"].count("\n") == 2 and junk["after"] == ""
+    rows = check_side_by_side(report, output)
+    # the two removed lines face empty cells; the line after them faces its copy, output line 1
+    assert [a["data-left-line"] for a, _, _ in rows[:3]] == ["1", "2", "3"]
+    assert [a["data-right-line"] for a, _, _ in rows[:3]] == ["", "", "1"]
+    assert all("filler" in r[2]["classes"] and r[2]["text"] == "" for r in rows[:2])
+    assert rows[2][1]["text"] == rows[2][2]["text"] == output.split("\n")[0]
+    # and from there on, input line N + 2 faces output line N
+    assert all(int(a["data-left-line"]) == int(a["data-right-line"]) + 2 for a, _, _ in rows[2:])
+
+
+@pytest.mark.parametrize(
+    ("output", "edit"),
+    [
+        # from abX⏎Y⏎Zcd…: a span across two line breaks on the left, none on the right
+        ("abxcd\nef\r\ngh\n", {"out_start": 2, "out_end": 3, "before": "X\nY\nZ", "after": "x", "applied": True}),
+        # from abQcd…: a line added on the right
+        ("ab1\n2cd\nef\r\ngh\n", {"out_start": 2, "out_end": 5, "before": "Q", "after": "1\n2", "applied": True}),
+        # an empty span left marked, and no final line break
+        ("abQcd\nef\r\ngh", {"out_start": 4, "out_end": 4, "before": "", "after": "", "applied": False}),
+    ],
+    ids=["lines-removed", "line-added", "empty-span"],
+)
+def test_side_by_side_handmade(output: str, edit: dict[str, Any]) -> None:
+    e = {"id": 7, "kind": "junk", "confidence": 1.0, "start": 0, "end": 0, "candidates": [], "slots": [], **edit}
+    report = {"input": {"path": "a.txt"}, "output": {"path": "b.txt"}, "edits": [e]}
+    rows = check_side_by_side(report, output)
+    lines_changed = edit["before"].count("\n") - edit["after"].count("\n")
+    fillers = sum(1 for _, lc, rc in rows for c in (lc, rc) if "filler" in c["classes"])
+    assert fillers == abs(lines_changed)
+
+
+def panel_data(report: dict[str, Any], output: str) -> dict[int, dict[str, Any]]:
+    return {d["id"]: d for d in Page(render_file(report, output)).edit_data()}
+
+
+def test_panel_names_each_figure() -> None:
+    """The notes' "p=" (a calibrated confidence) is named so; each candidate's model probability is its own field."""
+    report, output = load(REPORT_FILES[1])
+    data = panel_data(report, output)
+    edit = next(e for e in report["edits"] if e["note"].startswith("left marked: best candidate"))
+    d = data[edit["id"]]
+    conf = re.search(r"p=([0-9.]+)", edit["note"]).group(1)
+    assert d["note"] == f"left marked: best candidate {edit['candidates'][0]['text']} with confidence {conf}"
+    assert f"{d['confidence']:.3f}" == conf and "calibrated" in d["confidence_meaning"]
+    for c, shown in zip(edit["candidates"], d["candidates"], strict=True):
+        assert c["source"].startswith("lm p=")
+        assert shown["probability"] == float(c["source"][len("lm p=") :]) and shown["evidence"] == "language model"
+    # the figures differ, which is what confused readers: both are shown, under different names
+    assert d["candidates"][0]["probability"] != d["confidence"]
+    junk = next(e for e in report["edits"] if e["kind"] == "junk")
+    assert "calibrated" not in data[junk["id"]]["confidence_meaning"]
+    assert not any("p=" in d["note"] for d in data.values())
+
+
+VARIANT_LINE = "子曰學而時習之不亦說乎有朋自?方來不亦樂乎\n"
+
+
+@pytest.fixture(scope="module")
+def variant_fill() -> tuple[dict[str, Any], str]:
+    """A ? from a conversion to Big5, filled with the variant 逺: the standard 遠 is in Big5, so it was never lost."""
+    data = VARIANT_LINE.encode("big5")
+    result = repair_bytes(data)
+    report = build_report(result, input_path="lunyu.txt", output_path="out/lunyu.txt", input_bytes=data, settings={})
+    return report, result.text
+
+
+def test_panel_says_why_a_variant_was_written(variant_fill: tuple[dict[str, Any], str]) -> None:
+    report, output = variant_fill
+    (edit,) = report["edits"]
+    assert edit["kind"] == "question_mark" and edit["detail"]["channel"] == "outside the code page"
+    best = edit["after"] if edit["applied"] else edit["candidates"][0]["text"]
+    assert best == "逺"
+    (d,) = panel_data(report, output).values()
+    assert d["code_page"] == "Big5" and d["channel"] == "outside the code page"
+    assert "could not encode" in d["why_form"] and "Big5 lacks" in d["why_form"] and best in d["why_form"]
+    # A ? that is not a code page's loss (the page was refuted, or a placeholder) gets no such reason.
+    other = json.loads(json.dumps(report))
+    other["edits"][0]["detail"]["channel"] = "any character"
+    (d,) = panel_data(other, output).values()
+    assert d["why_form"] == "" and d["code_page"] == ""
+
+
+def index_of(site_summary: dict[str, Any]) -> str:
+    return render_index(site_summary, [(f["input"], f"{i}.html") for i, f in enumerate(site_summary["files"])])
+
+
+def test_index_chart_counts() -> None:
+    summary = json.loads((REPORTS / "summary.json").read_text(encoding="utf-8"))
+    html = index_of(summary)
+    bars = {a["data-kind"]: a for t, a in Page(html).tags if t == "div" and "bar-row" in a.get("class", "")}
+    want: Counter[str] = Counter()
+    for f in summary["files"]:
+        want.update(f["detected"])
+    assert {k: int(a["data-count"]) for k, a in bars.items()} == dict(want)
+    for k, a in bars.items():
+        applied = sum(f["applied"].get(k, 0) for f in summary["files"])
+        assert int(a["data-applied"]) == applied and int(a["data-marked"]) == want[k] - applied
+    heads = [a["data-kind"] for t, a in Page(html).tags if t == "th" and "data-kind" in a]
+    assert heads == [k for k in FAMILY_KINDS if k in want]
+
+
+# --- the new views in a real browser -------------------------------------------------------------------------------
+
+
+def wide_summary() -> dict[str, Any]:
+    """A batch with every family, four-digit counts and long nested names: the widest index there can be."""
+    files = []
+    for i in range(12):
+        applied = {k: (i * 131 + j * 977) % 2000 for j, k in enumerate(FAMILY_KINDS)}
+        marked = {k: (i * 71 + j * 313) % 1000 for j, k in enumerate(FAMILY_KINDS)}
+        files.append(
+            {
+                "input": f"corpus/子部/儒家類/a rather long folder name/{i:03d}_禮記正義_卷第{i}_with_a_long_name.txt",
+                "output": f"out/{i}.txt",
+                "encoding": "gb18030",
+                "detected": {k: applied[k] + marked[k] for k in FAMILY_KINDS},
+                "applied": applied,
+                "marked": marked,
+                "seconds": 12.5 + i,
+            }
+        )
+    return {"files": files, "failed": 1}
+
+
+INDEX_FIT = """() => {
+  const heads = Array.from(document.querySelectorAll('table.files thead th')).map(th => {
+    const r = th.getBoundingClientRect();
+    return {kind: th.dataset.kind || null, left: r.left, right: r.right, text: th.innerText};
+  });
+  return {scroll: document.documentElement.scrollWidth, body: document.body.scrollWidth, width: window.innerWidth,
+          heads: heads};
+}"""
+
+
+@pytest.mark.parametrize("batch", ["samples", "every-family"])
+def test_browser_index_fits_1400(browser: Any, site: Path, tmp_path: Path, shots: Path, batch: str) -> None:
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    try:
+        tab = context.new_page()
+        if batch == "samples":
+            url = (site / "index.html").as_uri()
+            summary = json.loads((REPORTS / "summary.json").read_text(encoding="utf-8"))
+        else:
+            summary = wide_summary()
+            path = tmp_path / "index.html"
+            path.write_text(index_of(summary), encoding="utf-8")
+            url = path.as_uri()
+        tab.goto(url)
+        fit = tab.evaluate(INDEX_FIT)
+        assert fit["scroll"] <= fit["width"] == 1400 and fit["body"] <= fit["width"]
+        present = {k for f in summary["files"] for k, v in f["detected"].items() if v}
+        kinds = [h["kind"] for h in fit["heads"] if h["kind"]]
+        assert set(kinds) == present
+        # every head, the damage families' too, lies inside the window
+        assert all(0 <= h["left"] < h["right"] <= fit["width"] for h in fit["heads"]), fit["heads"]
+        assert [h["text"].strip(" ▲▼") for h in fit["heads"][-4:]] == ["total", "applied", "marked", "sec."]
+        for kind in ("private_use", "foreign_symbol", "placeholder"):
+            if kind in present:
+                head = tab.locator(f'table.files th[data-kind="{kind}"]')
+                assert head.is_visible() and kind in head.get_attribute("title")
+        screenshot(tab, shots, f"html-index-{batch}.png", full_page=True)
+    finally:
+        context.close()
+
+
+ROW_NAMES = "() => Array.from(document.querySelectorAll('tbody tr.file')).map(r => r.dataset.name)"
+
+
+def test_browser_index_sorts_by_any_column(tab: Any, tmp_path: Path) -> None:
+    summary = wide_summary()
+    summary["files"][3]["seconds"] = "n/a"  # a file without a time sorts below every time
+    path = tmp_path / "index.html"
+    path.write_text(index_of(summary), encoding="utf-8")
+    tab.set_viewport_size({"width": 1400, "height": 900})
+    tab.goto(path.as_uri())
+    files = summary["files"]
+    names = [f["input"] for f in files]
+    assert tab.evaluate(ROW_NAMES) == names
+
+    def by(key: Any, reverse: bool) -> list[str]:
+        return [f["input"] for f in sorted(files, key=key, reverse=reverse)]
+
+    total = tab.locator("table.files thead th", has_text="total")
+    total.click()
+    assert tab.evaluate(ROW_NAMES) == by(lambda f: sum(f["detected"].values()), True)
+    assert total.get_attribute("aria-sort") == "descending"
+    total.click()
+    assert tab.evaluate(ROW_NAMES) == by(lambda f: sum(f["detected"].values()), False)
+    assert total.get_attribute("aria-sort") == "ascending"
+    for kind in ("private_use", "question_mark", "junk"):
+        tab.locator(f'table.files th[data-kind="{kind}"]').click()
+        assert tab.evaluate(ROW_NAMES) == by(lambda f, k=kind: f["applied"][k] + f["marked"][k], True)
+    tab.locator("table.files thead th", has_text="input").click()
+    assert tab.evaluate(ROW_NAMES) == sorted(names)
+    tab.locator("table.files thead th", has_text="sec.").click()
+    secs = tab.evaluate(ROW_NAMES)
+    assert secs[-1] == files[3]["input"]
+    assert secs == by(lambda f: f["seconds"] if isinstance(f["seconds"], float) else -1.0, True)
+    # the filter still works on sorted rows, and the links still go to their own pages
+    tab.locator("#file-filter").fill("_卷第7_")
+    assert tab.locator("tbody tr.file").filter(visible=True).count() == 1
+    assert tab.locator("tbody tr.file a").filter(visible=True).get_attribute("href") == "7.html"
+
+
+BARS = """() => Array.from(document.querySelectorAll('#summary .bar-row')).map(r => ({
+  kind: r.dataset.kind, count: Number(r.dataset.count), text: r.querySelector('.bar-num b').innerText,
+  applied: r.querySelector('.bar-a').getBoundingClientRect().width,
+  marked: r.querySelector('.bar-m').getBoundingClientRect().width,
+  full: r.querySelector('.bar').getBoundingClientRect().width,
+  colour: getComputedStyle(r.querySelector('.bar-a')).backgroundColor}))"""
+
+
+def test_browser_summary_chart(tab: Any, site: Path, shots: Path) -> None:
+    tab.set_viewport_size({"width": 1400, "height": 900})
+    tab.goto((site / "index.html").as_uri())
+    summary = json.loads((REPORTS / "summary.json").read_text(encoding="utf-8"))
+    applied: Counter[str] = Counter()
+    marked: Counter[str] = Counter()
+    for f in summary["files"]:
+        applied.update(f["applied"])
+        marked.update(f["marked"])
+    bars = tab.evaluate(BARS)
+    assert len(bars) == len(applied | marked)
+    assert {b["kind"]: b["count"] for b in bars} == dict(applied + marked)
+    assert all(b["text"] == str(b["count"]) for b in bars)
+    assert [b["count"] for b in bars] == sorted((b["count"] for b in bars), reverse=True)
+    top = bars[0]["count"]
+    for b in bars:
+        # drawn to scale: the applied and left-marked parts in proportion to the largest family's count
+        assert abs(b["applied"] - b["full"] * applied[b["kind"]] / top) <= 1.5, b
+        assert abs(b["marked"] - b["full"] * marked[b["kind"]] / top) <= 1.5, b
+    assert len({b["colour"] for b in bars}) == len(bars)  # each family its own colour
+    tab.locator("#summary").screenshot(path=str(shots / "html-index-summary.png"))
+    assert (shots / "html-index-summary.png").stat().st_size > 5_000
+
+
+SIDE_ROWS = """() => Array.from(document.querySelectorAll('#sbs tbody tr')).map(r => {
+  const c = r.children, top = x => Math.round(x.getBoundingClientRect().top);
+  return {left: r.dataset.leftLine, right: r.dataset.rightLine, src: c[1].textContent, dst: c[3].textContent,
+          tops: [top(c[1]), top(c[3])], changed: r.classList.contains('changed'),
+          marks: Array.from(r.querySelectorAll('mark.edit')).map(m => {
+            const s = getComputedStyle(m);
+            return {id: Number(m.dataset.id), side: m.closest('td').classList.contains('src') ? 'src' : 'dst',
+                    text: m.textContent, title: m.title,
+                    lit: s.backgroundColor !== 'rgba(0, 0, 0, 0)' || s.outlineStyle !== 'none'};
+          })};
+})"""
+
+
+@pytest.mark.parametrize("index", [0, 2], ids=["junk-line-removed", "same-lines"])
+def test_browser_side_by_side(tab: Any, site: Path, shots: Path, index: int) -> None:
+    from repair.report import rebuild_input
+
+    report, output = open_page(tab, site, REPORT_FILES[index])
+    original = rebuild_input(output, report)
+    assert tab.locator("#sbs").is_hidden() and tab.locator("#text").is_visible()
+    tab.locator("#view-sbs").check()
+    assert tab.locator("#sbs").is_visible() and tab.locator("#text").is_hidden()
+    rows = tab.evaluate(SIDE_ROWS)
+    src, dst = lines(original), lines(output)
+    for i, r in enumerate(rows, 1):
+        if r["left"]:
+            assert r["src"] == src[int(r["left"]) - 1]
+        if r["right"]:
+            assert r["dst"] == dst[int(r["right"]) - 1]
+        if index == 2:  # no edit adds or removes a line: row i is line i on both sides
+            assert (r["left"], r["right"]) == (str(i), str(i))
+        assert r["tops"][0] == r["tops"][1]  # the two sides of a row start at the same height
+    assert [int(r["left"]) for r in rows if r["left"]] == list(range(1, len(src) + 1))
+    assert [int(r["right"]) for r in rows if r["right"]] == list(range(1, len(dst) + 1))
+    # every edit highlighted on both sides: the original's text on the left, the output's on the right
+    marks = [m for r in rows for m in r["marks"]]
+    assert all(m["lit"] for m in marks)
+    for e in report["edits"]:
+        mine = [m for m in marks if m["id"] == e["id"]]
+        left = "\n".join(m["text"] for m in mine if m["side"] == "src")
+        right = "\n".join(m["text"] for m in mine if m["side"] == "dst")
+        assert left.replace("\n", "") == e["before"].replace("\n", "")
+        assert right == output[e["out_start"] : e["out_end"]]
+        assert all(f"#{e['id']} {e['kind']}" in m["title"] for m in mine)
+        if len(e["candidates"]) > 1:  # the alternatives on hover
+            assert all("alternatives: " + e["candidates"][1]["text"] in m["title"] for m in mine)
+    assert {r["changed"] for r in rows if not r["marks"]} <= {False}
+    # a click on either side opens that edit; the filters apply to this view too
+    e = next(e for e in report["edits"] if e["candidates"])
+    mark = tab.locator(f'#sbs td.src mark[data-id="{e["id"]}"]').first
+    mark.scroll_into_view_if_needed()
+    mark.click()
+    assert tab.locator("#details").get_attribute("data-id") == str(e["id"])
+    assert tab.locator(f'#sbs mark.selected[data-id="{e["id"]}"]').count() >= 2
+    tab.set_viewport_size({"width": 1400, "height": 1000})
+    screenshot(tab, shots, f"html-side-by-side-{index:03d}.png")
+    tab.locator(f'input[data-filter-kind="{e["kind"]}"]').uncheck()
+    assert tab.locator(f'#sbs mark.edit[data-kind="{e["kind"]}"]:not(.off)').count() == 0
+    tab.locator(f'input[data-filter-kind="{e["kind"]}"]').check()
+    tab.locator("#changed-only").check()
+    shown = tab.locator("#sbs tbody tr").filter(visible=True)
+    assert shown.count() == sum(1 for r in rows if r["changed"]) > 0
+    assert tab.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def panel_figures(tab: Any) -> dict[str, str]:
+    return tab.evaluate(
+        """() => Object.fromEntries(Array.from(document.querySelectorAll('#details dt')).map(
+             dt => [dt.textContent, dt.nextElementSibling.innerText]))"""
+    )
+
+
+def test_browser_panel_names_confidence_and_probability(tab: Any, site: Path, shots: Path) -> None:
+    report, _ = open_page(tab, site, REPORT_FILES[1])
+    e = next(e for e in report["edits"] if e["note"].startswith("left marked: best candidate"))
+    tab.locator(f'#text mark[data-id="{e["id"]}"]').click()
+    fields = panel_figures(tab)
+    conf, prob = f"{e['confidence']:.3f}", e["candidates"][0]["source"].removeprefix("lm p=")
+    assert conf != prob
+    assert tab.locator('#details [data-field="confidence"]').inner_text() == conf
+    assert "calibrated" in tab.locator('#details [data-field="confidence-meaning"]').inner_text()
+    assert tab.locator('#details [data-field="probability"]').inner_text() == prob
+    meaning = tab.locator('#details [data-field="probability-meaning"]').inner_text()
+    assert "among the candidates" in meaning and e["candidates"][0]["text"] in meaning
+    assert fields["note"] == f"left marked: best candidate {e['candidates'][0]['text']} with confidence {conf}"
+    heads = tab.locator("#details table.cands th").all_inner_texts()
+    assert heads == ["#", "text", "model probability", "evidence", "score"]
+    probs = tab.locator("#details table.cands td.prob").all_inner_texts()
+    assert probs == [c["source"].removeprefix("lm p=") for c in e["candidates"]]
+    assert "p=" not in tab.locator("#details").inner_text()
+    tab.set_viewport_size({"width": 1400, "height": 1000})
+    screenshot(tab, shots, "html-panel-figures.png")
+
+
+def test_browser_panel_explains_a_variant_fill(
+    tab: Any, tmp_path: Path, shots: Path, variant_fill: tuple[dict[str, Any], str]
+) -> None:
+    report, output = variant_fill
+    path = tmp_path / "lunyu.html"
+    path.write_text(render_file(report, output), encoding="utf-8")
+    tab.goto(path.as_uri())
+    tab.locator("#text mark.edit").click()
+    assert tab.locator('#details [data-field="channel"]').inner_text() == "outside the code page (Big5)"
+    why = tab.locator('#details [data-field="why-form"]').inner_text()
+    assert "could not encode" in why and "Big5 lacks" in why and "逺" in why
+    tab.locator("#view-sbs").check()
+    assert tab.locator("#sbs td.src mark").inner_text() == "?"
+    assert tab.locator("#sbs td.dst mark").inner_text() == report["edits"][0]["after"]
+    tab.locator("#sbs td.dst mark").click()
+    assert tab.locator('#details [data-field="why-form"]').is_visible()
+    tab.set_viewport_size({"width": 1400, "height": 900})
+    tab.locator('#details [data-field="why-form"]').scroll_into_view_if_needed()
+    screenshot(tab, shots, "html-panel-variant.png")
