@@ -47,7 +47,8 @@ def find_tool(name: str) -> Path:
     if found:
         return Path(found)
     raise RepairError(
-        f"KenLM's {name} was not found: run scripts/build_kenlm.sh (or set {TOOLS_ENV} to the folder holding it)"
+        f"KenLM's {name} was not found: run make kenlm-tools (it builds .kenlm/bin with scripts/build_kenlm.sh;"
+        f" needs cmake, g++ and Debian's boost packages), or set {TOOLS_ENV} to the folder holding it"
     )
 
 

@@ -46,7 +46,7 @@ def require_ray():
     except ImportError as err:
         if os.environ.get("REPAIR_REQUIRE_RAY") == "1":
             pytest.fail(f"Ray is required here (REPAIR_REQUIRE_RAY=1): {err}")
-        pytest.skip(f"Ray is not installed (pip install -e .[ray]): {err}")
+        pytest.skip(f"Ray is not installed ({err}): make setup installs it, or .venv/bin/pip install -e '.[test,ray]'")
     return ray
 
 
