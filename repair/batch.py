@@ -237,7 +237,9 @@ def _watch_parent(parent: int) -> None:
 
     On Linux the kernel sends SIGKILL on the parent's death (``PR_SET_PDEATHSIG``);
     a daemon thread that polls the parent's pid is the fallback elsewhere (and
-    covers a parent that died before the signal was asked for).  Without this, a
+    covers a parent that died before the signal was asked for).  The kernel's signal
+    follows the parent *thread* that started the worker: pools are started from the
+    caller's thread, which lives as long as the batch.  Without this, a
     parent killed with ``kill -9`` or by the out-of-memory killer leaves its
     workers running, each holding a mapped model.
     """
