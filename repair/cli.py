@@ -3,7 +3,10 @@
 Every failure a user can cause (a missing path, a binary file, an unwritable
 folder) ends in one line on stderr and a non-zero exit, never a traceback; a
 file that fails produces no output, and the others are still cleaned.
-Exit codes: 0 all done, 1 some input failed, 2 usage error.
+A batch ends with one summary line and the path of its HTML index.
+Exit codes: 0 all done, 1 some input failed, 2 usage error or a run refused
+as given (a clash of output names, an output folder that is the input
+folder), with nothing written.
 """
 
 from __future__ import annotations
