@@ -115,12 +115,26 @@ def collect_inputs(
             jobs.append(Job(p, Path(p.name)))
         else:
             errors.append(f"{p}: no such file or directory")
-    seen: dict[Path, Path] = {}
-    for job in jobs:
-        if job.relative in seen:
-            errors.append(f"{job.source}: same output name as {seen[job.relative]}")
-        seen[job.relative] = job.source
     return jobs, errors
+
+
+def name_clashes(jobs: list[Job]) -> list[str]:
+    """One message per output name that two or more inputs would share (``a/x.txt`` and
+    ``b/x.txt`` given as files both become ``x.txt``), in command-line order.
+
+    A batch with a clash is refused as a whole before anything is written: which of the
+    inputs would win depends on the order workers finish, and the report of one would
+    sit beside the output of the other.
+    """
+    by_name: dict[Path, list[Path]] = {}
+    for job in jobs:
+        by_name.setdefault(job.relative, []).append(job.source)
+    return [
+        f"{', '.join(map(str, sources))}: same output name {name.as_posix()!r}"
+        " (give their folder with -r, which keeps relative paths, or clean them in separate runs)"
+        for name, sources in by_name.items()
+        if len(sources) > 1
+    ]
 
 
 def remove_stale_temporaries(*folders: Path) -> int:
@@ -214,10 +228,48 @@ def up_to_date(plan: Plan, job: Job, data: bytes, fp: tuple[str, str]) -> dict[s
 # --- the worker side -------------------------------------------------------------------------
 
 _WORKER: Repairer | None = None
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+PARENT_POLL_SECONDS = 0.5
 
 
-def _init_worker(repairer: Repairer) -> None:
+def _watch_parent(parent: int) -> None:
+    """Make this worker exit when the process that started it dies, even by SIGKILL.
+
+    On Linux the kernel sends SIGKILL on the parent's death (``PR_SET_PDEATHSIG``);
+    a daemon thread that polls the parent's pid is the fallback elsewhere (and
+    covers a parent that died before the signal was asked for).  The kernel's signal
+    follows the parent *thread* that started the worker: pools are started from the
+    caller's thread, which lives as long as the batch.  Without this, a
+    parent killed with ``kill -9`` or by the out-of-memory killer leaves its
+    workers running, each holding a mapped model.
+    """
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+            import signal
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:
+        os._exit(1)
+
+    def watch() -> None:
+        while True:
+            time.sleep(PARENT_POLL_SECONDS)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    import threading
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def _init_worker(repairer: Repairer, parent: int | None = None) -> None:
     global _WORKER
+    if parent is not None:
+        _watch_parent(parent)
     _WORKER = repairer
 
 
@@ -262,17 +314,31 @@ def clean_one(job: Job, plan: Plan, fp: tuple[str, str], repairer: Repairer | No
         if plan.in_place:
             backup = job.source.with_name(job.source.name + plan.backup_suffix)
             if not backup.exists():  # the first backup holds the original; never overwrite it
-                write_atomic(backup, data)
-            if out != data:
-                write_atomic(target, out)
-        else:
-            write_atomic(target, out)
-        write_atomic(plan.report_path(job), dumps(report).encode("utf-8"))
-        page = ""
-        if plan.html:
-            from repair.html_report import write_file_page
+                write_atomic(backup, data, what="backup")
+        # The report (and its page) first: no output ever exists without the report that explains
+        # it.  If the output then cannot be written, they go again (they would describe nothing).
+        report_path = plan.report_path(job)
+        written = [report_path]
+        try:
+            write_atomic(report_path, dumps(report).encode("utf-8"), what="report")
+            page = ""
+            if plan.html:
+                from urllib.parse import unquote
 
-            page = write_file_page(plan.report_dir, report, result.text, job.relative.as_posix())
+                from repair.html_report import page_href, write_file_page
+
+                href = page_href(job.relative.as_posix())
+                written.append(plan.report_dir / "html" / Path(*map(unquote, href.split("/"))))
+                page = write_file_page(plan.report_dir, report, result.text, job.relative.as_posix())
+            if not plan.in_place or out != data:
+                write_atomic(target, out)
+        except BaseException:
+            for path in written:
+                try:
+                    path.unlink()
+                except OSError:
+                    pass
+            raise
         seconds = time.perf_counter() - t0
         return Outcome(
             _row(base, report, seconds),
@@ -295,6 +361,7 @@ def _row(base: dict[str, Any], report: dict[str, Any], seconds: float) -> dict[s
     return {
         **base,
         "encoding": report["input"]["encoding"],
+        "encoding_segments": report["input"].get("encoding_segments", []),
         "chars": report["input"]["chars"],
         "seconds": round(seconds, 3),
         **s,
@@ -331,7 +398,7 @@ def run(
         return outcomes  # type: ignore[return-value]
     ctx = get_context("spawn")
     with ProcessPoolExecutor(
-        max_workers=workers, mp_context=ctx, initializer=_init_worker, initargs=(repairer,)
+        max_workers=workers, mp_context=ctx, initializer=_init_worker, initargs=(repairer, os.getpid())
     ) as pool:
         try:
             pending = {pool.submit(clean_one, job, plan, fps[i]): i for i, job in enumerate(jobs)}
@@ -390,7 +457,12 @@ def _batch_witnesses(jobs: list[Job], repairer: Repairer, workers: int) -> dict[
         kept = [Path(tmp) / f"{i}.txt" for i in range(len(paths))]
         first = [(p, exact, k) for p, k in zip(paths, kept, strict=True)]
         if workers > 1:
-            with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
+            with ProcessPoolExecutor(
+                max_workers=workers,
+                mp_context=get_context("spawn"),
+                initializer=_watch_parent,
+                initargs=(os.getpid(),),
+            ) as pool:
                 keys = list(pool.map(_exact_keys, first, chunksize=4))
                 every = frozenset().union(*keys)
                 parts = list(pool.map(_index_part, [(k, every) for k in kept], chunksize=4))
@@ -414,7 +486,15 @@ def write_summary(
         if o.pid:
             peaks[o.pid] = max(peaks.get(o.pid, 0.0), o.peak_rss_mb)
     summary = {
-        "files": [{**o.row, "status": o.status} for o in outcomes],
+        "files": [
+            {
+                **o.row,
+                "status": o.status,
+                "worker_pid": o.pid,
+                "worker_peak_rss_mb": round(peaks.get(o.pid, 0.0), 1),
+            }
+            for o in outcomes
+        ],
         "failed": sum(o.status == "failed" for o in outcomes) + len(errors),
         "errors": list(errors),
         "skipped": sum(o.status == "skipped" for o in outcomes),
@@ -423,8 +503,12 @@ def write_summary(
         "workers": workers,
         "peak_rss_mb_per_worker": {str(pid): round(mb, 1) for pid, mb in sorted(peaks.items())},
     }
-    write_atomic(plan.report_dir / "summary.json", json.dumps(summary, ensure_ascii=False, indent=1).encode("utf-8"))
-    write_atomic(plan.report_dir / "summary.csv", summary_csv(summary["files"]).encode("utf-8"))
+    write_atomic(
+        plan.report_dir / "summary.json",
+        json.dumps(summary, ensure_ascii=False, indent=1).encode("utf-8"),
+        what="report",
+    )
+    write_atomic(plan.report_dir / "summary.csv", summary_csv(summary["files"]).encode("utf-8"), what="report")
     if plan.html:
         from repair.html_report import write_index
 
@@ -433,14 +517,34 @@ def write_summary(
     return summary
 
 
+# summary.csv: these columns, always, in this order (documented in the README), then three per
+# damage family, for every family in registry order; the CSVs of any two batches concatenate.
+CSV_COLUMNS = (
+    "input",
+    "output",
+    "status",
+    "encoding",
+    "other_encoding_lines",
+    "chars",
+    "seconds",
+    "applied",
+    "marked",
+    "error",
+    "worker_pid",
+    "worker_peak_rss_mb",
+)
+CSV_FAMILY_COUNTS = ("detected", "applied", "marked")
+
+
+def csv_header() -> list[str]:
+    return [*CSV_COLUMNS, *(f"{what}_{k}" for k in FAMILY_KINDS for what in CSV_FAMILY_COUNTS)]
+
+
 def summary_csv(rows: list[dict[str, Any]]) -> str:
-    """One line per file: encoding, status, time, and detected/applied/marked per family."""
-    kinds = [k for k in FAMILY_KINDS if any(r.get("detected", {}).get(k) for r in rows)]
-    head = ["input", "output", "status", "encoding", "chars", "seconds", "applied", "marked", "error"]
-    head += [f"{what}_{k}" for k in kinds for what in ("detected", "applied", "marked")]
+    """One line per file: encoding, status, time, worker memory, and detected/applied/marked per family."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(head)
+    w.writerow(csv_header())
     for r in rows:
         w.writerow(
             [
@@ -448,13 +552,16 @@ def summary_csv(rows: list[dict[str, Any]]) -> str:
                 r.get("output"),
                 r.get("status"),
                 r.get("encoding", ""),
+                len(r.get("encoding_segments", ())),
                 r.get("chars", ""),
                 r.get("seconds", ""),
                 sum(r.get("applied", {}).values()),
                 sum(r.get("marked", {}).values()),
                 r.get("error", ""),
+                r.get("worker_pid", ""),
+                r.get("worker_peak_rss_mb", ""),
             ]
-            + [r.get(what, {}).get(k, 0) for k in kinds for what in ("detected", "applied", "marked")]
+            + [r.get(what, {}).get(k, 0) for k in FAMILY_KINDS for what in CSV_FAMILY_COUNTS]
         )
     return buf.getvalue()
 

@@ -3,7 +3,10 @@
 Every failure a user can cause (a missing path, a binary file, an unwritable
 folder) ends in one line on stderr and a non-zero exit, never a traceback; a
 file that fails produces no output, and the others are still cleaned.
-Exit codes: 0 all done, 1 some input failed, 2 usage error.
+A batch ends with one summary line and the path of its HTML index.
+Exit codes: 0 all done, 1 some input failed, 2 usage error or a run refused
+as given (a clash of output names, an output folder that is the input
+folder), with nothing written.
 """
 
 from __future__ import annotations
@@ -104,6 +107,13 @@ def main() -> None:
     help="Let the files of the batch witness each other's lost characters (two extra fast passes).",
 )
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no per-file lines on stderr.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print one JSON line per file on stdout (its summary row and report path); "
+    'with "-", one JSON object holding the text and its report.',
+)
 def clean(
     paths,
     out_dir,
@@ -120,15 +130,25 @@ def clean(
     backup_suffix,
     batch_witnesses,
     quiet,
+    as_json,
 ) -> None:
     """Repair PATHS into OUT_DIR and write one report per file.
 
     Use "-" as the only path to read stdin and write the repaired text to stdout.
     A re-run skips files whose output and report are up to date, so an
-    interrupted batch resumes where it stopped.
+    interrupted batch resumes where it stopped.  A batch that would write two
+    inputs to one name, or an input over itself, is refused before anything is
+    written (exit 2).
     """
     from repair import batch
 
+    if "-" in paths and paths != ("-",):
+        raise click.UsageError('"-" (stdin) cannot be mixed with file paths')
+    if paths == ("-",) and (out_dir is not None or in_place):
+        raise click.UsageError(
+            '"-" writes the repaired text to stdout, so -o/--output and --in-place do not apply '
+            "(--report-dir does); to clean into a folder, save the text to a file first"
+        )
     try:
         texts = tuple(reference_text(read_input(p)) for p in references)
         repairer = Repairer(
@@ -144,9 +164,7 @@ def clean(
         _fail(f"reference: {err}")
         sys.exit(1)
     if paths == ("-",):
-        sys.exit(_clean_stream(repairer, report_dir))
-    if "-" in paths:
-        raise click.UsageError('"-" (stdin) cannot be mixed with file paths')
+        sys.exit(_clean_stream(repairer, report_dir, as_json=as_json))
     if in_place and out_dir is not None:
         raise click.UsageError("--in-place and -o/--output exclude each other")
     if in_place and not backup_suffix.strip():
@@ -163,17 +181,30 @@ def clean(
     jobs_list, errors = collect_inputs(
         paths, recursive, skip_dirs=skip_dirs, backup_suffix=backup_suffix if in_place else None
     )
+    # Refusals come before anything is created: a refused run writes nothing.
+    clashes = batch.name_clashes(jobs_list)
+    if clashes:
+        for c in clashes:
+            _fail(c)
+        sys.exit(2)
+    if not in_place:
+        onto = [j for j in jobs_list if (out_dir / j.relative).resolve() == j.source.resolve()]
+        if onto:
+            more = f" and {len(onto) - 1} more" if len(onto) > 1 else ""
+            _fail(
+                f"{out_dir}: the output folder is the input folder: the output would overwrite "
+                f"{onto[0].source}{more}; choose another -o, or use --in-place (keeps backups)"
+            )
+            sys.exit(2)
     for e in errors:
         _fail(e)
     for folder in skip_dirs:
         if folder.exists() and not folder.is_dir():
             _fail(f"{folder}: exists and is not a folder")
             sys.exit(1)
-    try:
-        for folder in skip_dirs:
-            folder.mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        _fail(f"cannot create output folder: {err.strerror or err}: {err.filename}")
+    problem = _prepare_folders([(out_dir, "output"), (report_dir, "report")])
+    if problem:
+        _fail(problem)
         sys.exit(1)
     batch.remove_stale_temporaries(*skip_dirs)
     plan = batch.Plan(out_dir, report_dir, html=html, in_place=in_place, backup_suffix=backup_suffix)
@@ -188,18 +219,7 @@ def clean(
         if o.status == "failed":
             (bar.write if bar else lambda m: click.echo(m, err=True))(f"repair: error: {o.error}")
         elif bar is None and not quiet:
-            r = o.row
-            what = (
-                "up to date, skipped"
-                if o.status == "skipped"
-                else f"{sum(r['applied'].values())} repaired, {sum(r['marked'].values())} marked"
-                + (
-                    f", {holes} lost characters marked inside repairs"
-                    if (holes := sum(r["missing_chars_in_applied"].values()))
-                    else ""
-                )
-            )
-            click.echo(f"{r['input']}: {r['encoding']}, {what}", err=True)
+            click.echo(file_line(o.row, o.status), err=True)
         if bar is not None:
             elapsed = max(time.perf_counter() - t0, 1e-9)
             bar.set_postfix_str(f"{chars / elapsed:,.0f} chars/s", refresh=False)
@@ -234,25 +254,140 @@ def clean(
     except UnwritableOutputError as err:
         _fail(str(err))
         sys.exit(1)
-    if not quiet and summary["skipped"]:
-        click.echo(f"{summary['skipped']} file(s) up to date, skipped", err=True)
+    if as_json:
+        for job, row in zip(jobs_list, summary["files"], strict=True):
+            extra = {} if row["status"] == "failed" else {"report": str(plan.report_path(job))}
+            click.echo(json.dumps({**row, **extra}, ensure_ascii=False))
+    if not quiet:
+        click.echo(summary_line(summary), err=True)
+        index = report_dir / "html" / "index.html"
+        click.echo(f"HTML report: {index}" if html else f"reports: {report_dir}", err=True)
     sys.exit(1 if failed else 0)
 
 
-def _clean_stream(repairer: Repairer, report_dir: Path | None) -> int:
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 file``, ``2 files``, ``1 lost character``.
+
+    >>> plural(1, "lost character"), plural(2, "lost character"), plural(0, "file")
+    ('1 lost character', '2 lost characters', '0 files')
+    """
+    return f"{n} {word if n == 1 else many or word + 's'}"
+
+
+def encoding_text(encoding: str, segments: list[dict]) -> str:
+    """The input's encoding; with lines in another encoding, says so and where.
+
+    >>> encoding_text("utf-8", [])
+    'utf-8'
+    >>> encoding_text("utf-8", [{"line": 4, "encoding": "big5hkscs"}])
+    'mixed encoding: utf-8, line 4 in big5hkscs'
+    >>> encoding_text("utf-8", [{"line": n, "encoding": "gbk"} for n in (2, 5, 9, 11)])
+    'mixed encoding: utf-8, lines 2, 5, 9, ... (4 lines) in gbk'
+    """
+    if not segments:
+        return encoding
+    by_codec: dict[str, list[int]] = {}
+    for seg in segments:
+        by_codec.setdefault(seg["encoding"], []).append(seg["line"])
+    parts = []
+    for codec, lines in by_codec.items():
+        shown = ", ".join(map(str, lines[:3]))
+        where = f"line {shown}" if len(lines) == 1 else f"lines {shown}"
+        if len(lines) > 3:
+            where += f", ... ({len(lines)} lines)"
+        parts.append(f"{where} in {codec}")
+    return f"mixed encoding: {encoding}, " + "; ".join(parts)
+
+
+def file_line(row: dict, status: str) -> str:
+    """The console line for one finished file."""
+    if status == "skipped":
+        return f"{row['input']}: up to date, skipped"
+    what = f"{plural(sum(row['applied'].values()), 'repair')} applied, {sum(row['marked'].values())} marked"
+    holes = sum(row.get("missing_chars_in_applied", {}).values())
+    if holes:
+        what += f", {plural(holes, 'lost character')} marked inside repairs"
+    return f"{row['input']}: {encoding_text(row['encoding'], row.get('encoding_segments', []))}, {what}"
+
+
+def summary_line(summary: dict) -> str:
+    """The one line a finished batch ends with.
+
+    >>> summary_line({"files": [{"status": "repaired", "applied": {"escape": 3}, "marked": {"junk": 1}},
+    ...                         {"status": "skipped", "applied": {}, "marked": {}}],
+    ...               "errors": [], "failed": 0, "repaired": 1, "skipped": 1, "seconds": 2.345})
+    'done: 2 files, 3 repairs applied, 1 marked, 0 failed, 1 up to date (skipped), 2.3 s'
+    """
+    files = len(summary["files"]) + len(summary.get("errors", ()))
+    applied = sum(sum(f.get("applied", {}).values()) for f in summary["files"])
+    marked = sum(sum(f.get("marked", {}).values()) for f in summary["files"])
+    parts = [
+        plural(files, "file"),
+        plural(applied, "repair") + " applied",
+        f"{marked} marked",
+        f"{summary['failed']} failed",
+    ]
+    if summary.get("skipped"):
+        parts.append(f"{summary['skipped']} up to date (skipped)")
+    return "done: " + ", ".join(parts) + f", {summary['seconds']:.1f} s"
+
+
+def _prepare_folders(folders: list[tuple[Path | None, str]]) -> str:
+    """Create the output and report folders and check they take files; on failure an error
+    message, and the folders this call created are removed again (a refused run writes nothing)."""
+    import os
+    import tempfile
+
+    created: list[Path] = []
+    try:
+        for folder, what in folders:
+            if folder is None:
+                continue
+            missing = []
+            p = folder
+            while not p.exists() and p != p.parent:
+                missing.append(p)
+                p = p.parent
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as err:
+                return f"cannot create {what} folder: {err.strerror or err}: {err.filename}"
+            created += reversed(missing)
+            try:
+                fd, probe = tempfile.mkstemp(prefix=".repair-probe.", suffix=".tmp", dir=folder)
+                os.close(fd)
+                os.unlink(probe)
+            except OSError as err:
+                return f"{folder}: cannot write {what}s here: {err.strerror or err}"
+        created = []
+        return ""
+    finally:
+        for p in reversed(created):
+            try:
+                p.rmdir()
+            except OSError:
+                pass
+
+
+def _clean_stream(repairer: Repairer, report_dir: Path | None, *, as_json: bool = False) -> int:
     data = sys.stdin.buffer.read()
     try:
         result = repairer.repair_bytes(data)
     except RepairError as err:
         _fail(f"stdin: {err}")
         return 1
-    if report_dir is not None:
+    report = None
+    if report_dir is not None or as_json:
         report = build_report(result, input_path=None, output_path=None, input_bytes=data, settings=_settings(repairer))
+    if report_dir is not None:
         try:
-            write_atomic(report_dir / "stdin.report.json", dumps(report).encode("utf-8"))
+            write_atomic(report_dir / "stdin.report.json", dumps(report).encode("utf-8"), what="report")
         except UnwritableOutputError as err:
             _fail(str(err))
             return 1
+    if as_json:
+        click.echo(json.dumps({"text": result.text, "report": report}, ensure_ascii=False))
+        return 0
     sys.stdout.buffer.write(result.text.encode("utf-8"))
     sys.stdout.buffer.flush()
     return 0
@@ -266,36 +401,53 @@ def _clean_stream(repairer: Repairer, report_dir: Path | None) -> int:
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the reports as JSON lines instead of text.")
 def detect(paths, recursive, report_dir, as_json) -> None:
-    """Report the damage in PATHS without changing anything."""
+    """Report the damage in PATHS without changing anything ("-": read stdin)."""
+    from repair.batch import Job, name_clashes
+
+    if "-" in paths and paths != ("-",):
+        raise click.UsageError('"-" (stdin) cannot be mixed with file paths')
     repairer = Repairer()
-    jobs, errors = collect_inputs(paths, recursive)
+    if paths == ("-",):
+        jobs, errors = [Job(Path("-"), Path("stdin"))], []
+    else:
+        jobs, errors = collect_inputs(paths, recursive)
+        clashes = name_clashes(jobs) if report_dir is not None else []
+        if clashes:
+            for c in clashes:
+                _fail(c)
+            sys.exit(2)
     for e in errors:
         _fail(e)
     failed = len(errors)
     for job in jobs:
+        stdin = job.source == Path("-")
+        name = "stdin" if stdin else str(job.source)
         try:
-            data = read_input(job.source)
+            data = sys.stdin.buffer.read() if stdin else read_input(job.source)
             result = repairer.repair_bytes(data)
             report = build_report(
-                result, input_path=str(job.source), output_path=None, input_bytes=data, settings=_settings(repairer)
+                result,
+                input_path=None if stdin else name,
+                output_path=None,
+                input_bytes=data,
+                settings=_settings(repairer),
             )
             if report_dir is not None:
                 write_atomic(
                     report_dir / job.relative.with_name(job.relative.name + ".report.json"),
                     dumps(report).encode("utf-8"),
+                    what="report",
                 )
         except RepairError as err:
-            _fail(f"{job.source}: {err}" if not str(err).startswith(str(job.source)) else str(err))
+            _fail(f"{name}: {err}" if not str(err).startswith(name) else str(err))
             failed += 1
             continue
         if as_json:
             click.echo(json.dumps(report, ensure_ascii=False))
             continue
         detected = report["summary"]["detected"]
-        click.echo(
-            f"{job.source}: {result.encoding}, "
-            + (", ".join(f"{k} {v}" for k, v in detected.items()) or "no damage found")
-        )
+        encoding = encoding_text(result.encoding, report["input"].get("encoding_segments", []))
+        click.echo(f"{name}: {encoding}, " + (", ".join(f"{k} {v}" for k, v in detected.items()) or "no damage found"))
         for e in report["edits"]:
             fix = f" -> {e['after']!r}" if e["applied"] else ""
             click.echo(f"  {e['line']}:{e['column']} {e['kind']} {e['before']!r}{fix} ({e['confidence']:.2f})")

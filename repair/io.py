@@ -40,12 +40,13 @@ def _umask() -> int:
     return mask
 
 
-def write_atomic(path: Path, data: bytes) -> None:
+def write_atomic(path: Path, data: bytes, *, what: str = "output") -> None:
+    """Write ``data`` to ``path`` whole or not at all; an error names the folder or file and ``what``."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     except OSError as err:
-        raise UnwritableOutputError(f"{path.parent}: cannot write output: {err.strerror or err}") from None
+        raise UnwritableOutputError(f"{path.parent}: cannot write {what}: {err.strerror or err}") from None
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
@@ -58,7 +59,7 @@ def write_atomic(path: Path, data: bytes) -> None:
             os.unlink(tmp)
         except OSError:
             pass
-        raise UnwritableOutputError(f"{path}: cannot write output: {err.strerror or err}") from None
+        raise UnwritableOutputError(f"{path}: cannot write {what}: {err.strerror or err}") from None
     except BaseException:
         try:
             os.unlink(tmp)

@@ -23,7 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from repair.batch import STALE_TMP_RE
+from repair.batch import STALE_TMP_RE, csv_header
+from repair.families import FAMILY_KINDS
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 REPORTS = "_repair_reports"
@@ -89,7 +90,7 @@ def test_rerun_skips_up_to_date_files_and_redoes_changed_ones(tmp_path: Path) ->
     proc = run_cli("clean", "-r", src, "-o", out)
     assert proc.returncode == 0
     assert summary(out / REPORTS)["skipped"] == FILES
-    assert f"{FILES} file(s) up to date, skipped" in proc.stderr.decode()
+    assert f"{FILES} up to date (skipped)" in proc.stderr.decode()
     # An input that changed is cleaned again; the others are not.
     changed = next(src.rglob("scraped.txt"))
     changed.write_text("子曰&#x5B78;而時習之\n", encoding="utf-8")
@@ -228,9 +229,12 @@ def test_summary_csv_matches_the_json(tmp_path: Path) -> None:
         assert row["encoding"] == f["encoding"]
         assert int(row["applied"]) == sum(f["applied"].values())
         assert int(row["marked"]) == sum(f["marked"].values())
-        for kind, n in f["detected"].items():
-            assert int(row[f"detected_{kind}"]) == n
+        for kind in FAMILY_KINDS:  # every family has its columns, detected in this file or not
+            for what in ("detected", "applied", "marked"):
+                assert int(row[f"{what}_{kind}"]) == f[what].get(kind, 0)
         assert float(row["seconds"]) > 0
+        assert int(row["worker_pid"]) == f["worker_pid"] > 0
+        assert float(row["worker_peak_rss_mb"]) == s["peak_rss_mb_per_worker"][str(f["worker_pid"])] > 0
     index = (out / REPORTS / "html" / "index.html").read_text(encoding="utf-8")
     assert index.count(".html") >= FILES
 
@@ -278,3 +282,131 @@ def test_the_fingerprint_follows_the_code_not_only_the_version(monkeypatch: pyte
     assert batch.fingerprint(repairer) == before  # stable within a run
     monkeypatch.setattr(batch, "code_digest", lambda: "another build")
     assert batch.fingerprint(repairer) != before
+
+
+def test_summary_csv_columns_are_the_same_for_every_batch(tmp_path: Path) -> None:
+    """Only escapes in one batch, many families in the other: the same header, so the CSVs concatenate."""
+    small = tmp_path / "small"
+    small.mkdir()
+    (small / "a.txt").write_text("子曰&#x5B78;而時習之\n", encoding="utf-8")
+    headers = []
+    rows = []
+    for src in (small, sample_tree(tmp_path)):
+        out = tmp_path / f"out-{src.name}"
+        assert run_cli("clean", "-r", src, "-o", out, "-q").returncode == 0
+        text = (out / REPORTS / "summary.csv").read_text(encoding="utf-8")
+        headers.append(text.splitlines()[0])
+        rows += list(csv.DictReader(io.StringIO(text)))
+    assert headers[0] == headers[1] == ",".join(csv_header())
+    assert len(rows) == 1 + FILES
+    for kind in FAMILY_KINDS:
+        assert f"detected_{kind}" in rows[0] and f"marked_{kind}" in rows[0]
+    assert rows[0]["detected_escape"] == "1" and rows[0]["detected_radical"] == "0"
+    assert all(float(r["worker_peak_rss_mb"]) > 0 for r in rows)
+
+
+def test_a_clash_of_output_names_is_refused_before_anything_is_written(tmp_path: Path) -> None:
+    for folder, text in (("a", "子曰&#x5B78;而時習之\n"), ("b", "有朋自遠方來\n")):
+        (tmp_path / "col" / folder).mkdir(parents=True)
+        (tmp_path / "col" / folder / "x.txt").write_text(text, encoding="utf-8")
+    messages = set()
+    for _ in range(2):
+        proc = subprocess.run(
+            [sys.executable, "-m", "repair", "clean", "col/a/x.txt", "col/b/x.txt", "-o", "out", "--jobs", "2"],
+            capture_output=True,
+            cwd=tmp_path,
+            timeout=300,
+        )
+        assert proc.returncode == 2
+        stderr = proc.stderr.decode()
+        assert "col/a/x.txt, col/b/x.txt: same output name 'x.txt'" in stderr
+        assert not (tmp_path / "out").exists()
+        messages.add(stderr)
+    assert len(messages) == 1  # the refusal does not depend on timing
+    # Given as a folder, relative paths keep them apart.
+    assert run_cli("clean", "-r", tmp_path / "col", "-o", tmp_path / "out", "-q").returncode == 0
+    assert outputs(tmp_path / "out") == {"a/x.txt": "子曰學而時習之\n".encode(), "b/x.txt": "有朋自遠方來\n".encode()}
+
+
+def _children(pid: int) -> set[int]:
+    """Processes whose parent is ``pid`` and which run a multiprocessing worker."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            cmdline = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        ppid = int(stat[stat.rindex(")") + 2 :].split()[1])
+        if ppid == pid and b"multiprocessing" in cmdline:
+            found.add(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    """Running (an exited worker that nobody reaped is a zombie, not alive)."""
+    try:
+        stat = (Path("/proc") / str(pid) / "stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2] != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc to find the workers")
+def test_workers_exit_when_the_parent_is_killed(tmp_path: Path) -> None:
+    src = sample_tree(tmp_path, copies=4)
+    out = tmp_path / "out"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "repair", "clean", "-r", str(src), "-o", str(out), "-q", "--jobs", "2"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    workers: set[int] = set()
+    try:
+        deadline = time.monotonic() + 300
+        # Workers running and busy: two of them, and the first report written.
+        while time.monotonic() < deadline and proc.poll() is None:
+            workers |= _children(proc.pid)
+            if len(workers) >= 2 and any((out / REPORTS).glob("set*/*/*.report.json")):
+                break
+            time.sleep(0.05)
+        assert proc.poll() is None and len(workers) >= 2, "the batch should still be running, with its workers"
+        os.kill(proc.pid, signal.SIGKILL)  # the parent only, as the out-of-memory killer does
+        proc.wait()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and any(_alive(w) for w in workers):
+            time.sleep(0.1)
+        assert not [w for w in workers if _alive(w)], "workers outlived their parent"
+    finally:
+        for w in workers:
+            if _alive(w):
+                os.kill(w, signal.SIGKILL)
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_no_output_without_its_report(tmp_path: Path) -> None:
+    """The report folder cannot take one file's report (a regular file stands where its folder
+    should be, which stops root too): that file fails naming the report folder, and has no output."""
+    src = tmp_path / "in"
+    (src / "sub").mkdir(parents=True)
+    (src / "sub" / "a.txt").write_text("子曰&#x5B78;而時習之\n", encoding="utf-8")
+    (src / "b.txt").write_text("有朋自&#x9060;方來\n", encoding="utf-8")
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    (reports / "sub").write_bytes(b"in the way")
+    out = tmp_path / "out"
+    for jobs in ("1", "2"):
+        proc = run_cli("clean", "-r", src, "-o", out, "--report-dir", reports, "--jobs", jobs)
+        stderr = proc.stderr.decode()
+        assert proc.returncode == 1
+        errors = [line for line in stderr.splitlines() if line.startswith("repair: error: ")]
+        assert len(errors) == 1
+        assert f"{reports / 'sub'}: cannot write report" in errors[0]
+        assert outputs(out) == {"b.txt": "有朋自遠方來\n".encode()}
+        assert (reports / "b.txt.report.json").is_file()
+        assert (reports / "sub").read_bytes() == b"in the way"
+        assert stale(tmp_path) == []

@@ -286,3 +286,85 @@ def test_clean_without_output_is_a_usage_error(tmp_path: Path, inputs: Path) -> 
     assert "-o" in stderr_of(proc)
     assert "Traceback" not in stderr_of(proc)
     assert files_under(tmp_path) == {"in/a.txt", "in/b.txt"}
+
+
+# --- console and command-line gaps -------------------------------------------------------------------------------
+
+
+def test_a_finished_batch_prints_a_summary_line_and_the_html_index(tmp_path: Path, inputs: Path) -> None:
+    out = tmp_path / "out"
+    proc = run_cli("clean", inputs / "a.txt", inputs / "b.txt", "-o", out)
+    assert proc.returncode == 0, stderr_of(proc)
+    lines = stderr_of(proc).splitlines()
+    assert f"{inputs / 'a.txt'}: utf-8, 1 repair applied, 0 marked" in lines
+    assert f"{inputs / 'b.txt'}: gb18030, 0 repairs applied, 0 marked" in lines
+    assert lines[-2].startswith("done: 2 files, 1 repair applied, 0 marked, 0 failed, ")
+    assert lines[-2].endswith(" s")
+    index = out / "_repair_reports" / "html" / "index.html"
+    assert lines[-1] == f"HTML report: {index}"
+    assert index.is_file()
+
+
+def test_a_line_in_another_encoding_shows_as_mixed(tmp_path: Path) -> None:
+    src = tmp_path / "mixed.txt"
+    line = "子曰學而時習之，不亦說乎？有朋自遠方來，不亦樂乎？\n".encode()
+    src.write_bytes(line * 3 + "人不知而不慍，不亦君子乎？\n".encode("big5") + line * 3)
+    proc = run_cli("clean", src, "-o", tmp_path / "out")
+    assert proc.returncode == 0, stderr_of(proc)
+    assert f"{src}: mixed encoding: utf-8, line 4 in big5hkscs, 0 repairs applied, 0 marked" in stderr_of(proc)
+    proc = run_cli("detect", src)
+    assert proc.stdout.decode().startswith(f"{src}: mixed encoding: utf-8, line 4 in big5hkscs, ")
+
+
+def test_plurals_in_the_file_line() -> None:
+    from repair.cli import file_line
+
+    row = {"input": "a.txt", "encoding": "utf-8", "applied": {"codec": 1}, "marked": {"junk": 2}}
+    assert file_line({**row, "missing_chars_in_applied": {"codec": 1}}, "repaired") == (
+        "a.txt: utf-8, 1 repair applied, 2 marked, 1 lost character marked inside repairs"
+    )
+    assert file_line({**row, "missing_chars_in_applied": {"codec": 3}}, "repaired").endswith(
+        ", 3 lost characters marked inside repairs"
+    )
+
+
+def test_detect_reads_stdin(tmp_path: Path) -> None:
+    proc = run_cli("detect", "-", cwd=tmp_path, stdin=DAMAGED.encode("utf-8"))
+    assert proc.returncode == 0, stderr_of(proc)
+    lines = proc.stdout.decode("utf-8").splitlines()
+    assert lines[0] == "stdin: utf-8, escape 1"
+    assert lines[1] == "  1:3 escape '&#x5B78;' -> '學' (1.00)"
+    proc = run_cli("detect", "--json", "-", cwd=tmp_path, stdin=GBK_TEXT.encode("gbk"))
+    report = json.loads(proc.stdout)
+    assert report["input"]["encoding"] == "gb18030" and report["input"]["path"] is None
+    assert files_under(tmp_path) == set()
+
+
+@pytest.mark.parametrize("option", [["-o", "out"], ["--in-place"]])
+def test_clean_stdin_refuses_an_output_folder(tmp_path: Path, option: list[str]) -> None:
+    proc = run_cli("clean", "-", *option, cwd=tmp_path, stdin=DAMAGED.encode("utf-8"))
+    assert proc.returncode == 2
+    assert "-o/--output and --in-place do not apply" in stderr_of(proc)
+    assert proc.stdout == b""
+    assert files_under(tmp_path) == set()
+
+
+def test_clean_json_lines(tmp_path: Path, inputs: Path) -> None:
+    out = tmp_path / "out"
+    (inputs / "broken.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)))
+    proc = run_cli("clean", "--json", "-q", inputs / "a.txt", inputs / "broken.png", "-o", out)
+    assert proc.returncode == 1
+    rows = [json.loads(line) for line in proc.stdout.decode("utf-8").splitlines()]
+    assert [(r["input"], r["status"]) for r in rows] == [
+        (str(inputs / "a.txt"), "repaired"),
+        (str(inputs / "broken.png"), "failed"),
+    ]
+    assert rows[0]["applied"] == {"escape": 1}
+    report = json.loads(Path(rows[0]["report"]).read_text(encoding="utf-8"))
+    assert report["output"]["path"] == str(out / "a.txt")
+    assert "not a text file" in rows[1]["error"] and "report" not in rows[1]
+    # Stdin: one object with the text and its report.
+    proc = run_cli("clean", "--json", "-", cwd=tmp_path, stdin=DAMAGED.encode("utf-8"))
+    both = json.loads(proc.stdout)
+    assert both["text"] == REPAIRED
+    assert [e["kind"] for e in both["report"]["edits"]] == ["escape"]

@@ -2,10 +2,13 @@
 
 The channel is exact: an escape names its character, so the repair is the
 decoded text with confidence 1.  Only escapes that decode to a real character
-are claimed; ``100%`` or a stray ``&`` is left alone.
+are claimed; ``100%`` or a stray ``&`` is left alone.  Escapes of the ASCII
+markup characters (``&lt;``, ``&#x3C;``, ``\\u0026``, ...) stay escaped: decoded,
+``&#x3C;script&#x3E;`` would become live markup for whoever later puts the
+text into a web page.
 
->>> [s.text for s in Escapes().detect(Document("之&#x4E00;乎\\\\u4e8c%E4%B8%89&amp;"))]
-['&#x4E00;', '\\\\u4e8c', '%E4%B8%89', '&amp;']
+>>> [s.text for s in Escapes().detect(Document("之&#x4E00;乎\\\\u4e8c%E4%B8%89&amp;&#x3C;"))]
+['&#x4E00;', '\\\\u4e8c', '%E4%B8%89']
 """
 
 from __future__ import annotations
@@ -19,6 +22,9 @@ from repair.channel.tables import strict_decode
 from repair.families.base import Document, Proposal
 from repair.plausibility import mean_logp
 from repair.types import Candidate, Span
+
+# Never written decoded: each can turn text into markup (or break out of an attribute).
+MARKUP_CHARACTERS = frozenset("<>&\"'")
 
 # Named entities a scraper leaves in Chinese text; decoding others could turn
 # prose like "&c" into something else, so the list is closed.
@@ -72,6 +78,7 @@ def decode_escape(text: str) -> str | None:
             return None
     if (
         out == text
+        or not MARKUP_CHARACTERS.isdisjoint(out)
         or "\ufffd" in out
         or any(unicodedata.category(c) in ("Cc", "Cs", "Cn") and c not in "\t\n" for c in out)
     ):

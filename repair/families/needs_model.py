@@ -6,7 +6,7 @@ improbable where it stands.  Without a model these detectors find nothing, by
 design (a table-driven guess would flag every 己 in the corpus).  The
 confusion sets are data, here; the model's check of look-alikes is
 ``repair.fill.lookalike`` (it runs after the fills, when a model is loaded).
-Silent deletions are not searched for yet: see the README.
+Silent deletions are searched for against reference texts only: see docs/families.md.
 """
 
 from __future__ import annotations

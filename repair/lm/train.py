@@ -47,7 +47,10 @@ def find_tool(name: str) -> Path:
     if found:
         return Path(found)
     raise RepairError(
-        f"KenLM's {name} was not found: run scripts/build_kenlm.sh (or set {TOOLS_ENV} to the folder holding it)"
+        f"KenLM's {name} was not found: run make kenlm-tools, which builds it into .kenlm/bin (as root it installs"
+        " what it needs; otherwise first: sudo apt-get install cmake g++ libboost-program-options-dev"
+        " libboost-system-dev libboost-thread-dev libboost-test-dev zlib1g-dev libbz2-dev liblzma-dev),"
+        f" or set {TOOLS_ENV} to the folder holding it"
     )
 
 
