@@ -193,7 +193,7 @@ def run_case(repairer: Repairer, docs: list[Doc]) -> dict:
 
 def calibration_rows(repairer: Repairer, docs: list[Doc], true: str, wrong: str, mode: str) -> list[tuple[float, bool]]:
     """(raw posterior, right) of every lost character the channel read, where the output lines up."""
-    from repair.channel.calibration import group
+    from repair.channel.calibration import THIN, group
     from repair.channel.forward import Channel
 
     rows = []
@@ -206,10 +206,11 @@ def calibration_rows(repairer: Repairer, docs: list[Doc], true: str, wrong: str,
             if not lost:
                 continue
             g = group(Channel(e.detail["true"], e.detail["wrong"], e.detail["errors"]))
+            thin = set(e.detail.get("thin", ()))
             for k, ranked in lost.items():
                 pos = e.out_start + int(k)
                 if 0 <= pos < len(d.clean):
-                    rows.append((g, ranked[0][1], ranked[0][0] == d.clean[pos]))
+                    rows.append((g + (THIN if int(k) in thin else ""), ranked[0][1], ranked[0][0] == d.clean[pos]))
     return rows
 
 

@@ -61,6 +61,9 @@ WRONG_GROUPS = {
 }
 
 
+THIN = "|thin"
+
+
 def group(channel: Channel) -> str:
     """Which row of ``RELIABILITY`` a channel's lost characters are judged by:
     what was lost differs with the true codec, the wrong decoder and what it
@@ -87,6 +90,9 @@ def observed_accuracy(raw: float, table: Sequence[tuple[float, int, int]]) -> fl
     return (k + 1) / (n + 2)
 
 
-def confidence(raw: float, channel: Channel) -> float:
-    rows = RELIABILITY.get(group(channel))
+def confidence(raw: float, channel: Channel, *, thin: bool = False) -> float:
+    """The calibrated confidence of a lost character read at posterior ``raw``;
+    ``thin``: read with too little known context, judged by a row of its own
+    (``group(...) + THIN``; none: nothing is applied)."""
+    rows = RELIABILITY.get(group(channel) + (THIN if thin else ""))
     return observed_accuracy(raw, rows) if rows else 0.0

@@ -84,6 +84,8 @@ class Segment:
     # Debris no reading was good enough for: marked, with the best reading found.
     reading: str = ""
     marked_only: bool = False
+    # Lost characters (offsets in ``after``) with too little known context to judge.
+    thin: set[int] = field(default_factory=set)
 
 
 def _improbable_re():
@@ -523,6 +525,7 @@ def _segments(line: str, reading: Reading, scorer, offset: int, doc_script: str,
         before = line[a:b]
         after = "".join(p.text for p in pieces[i0:j])
         lost = {k - i0: reading.posteriors[k] for k in range(i0, j) if k in reading.posteriors}
+        thin = {k - i0 for k in range(i0, j) if k in reading.thin}
         channels = (reading.channel,)
         if not lost and depth + 1 < MAX_DEPTH and suspect(after):
             # Double mojibake: a lossless reading garbled whole is read once more.
@@ -537,7 +540,7 @@ def _segments(line: str, reading: Reading, scorer, offset: int, doc_script: str,
         short = len(line) <= MAX_SHORT_LINE
         if not _acceptable(before, readable or after, len(lost) + unread, gain, doc_script, short=short):
             continue
-        out.append(Segment(offset + a, offset + b, before, after, channels, gain, lost))
+        out.append(Segment(offset + a, offset + b, before, after, channels, gain, lost, thin=thin))
     return out
 
 

@@ -35,7 +35,7 @@ from repair.channel.candidates import encodings, fitting, max_length
 from repair.channel.forward import Channel
 from repair.channel.scorer import UNREAD_LOGP, ModelScorer, UnigramScorer
 from repair.channel.tables import REPLACEMENT, decoder
-from repair.charclass import BRACKET_PAIRS, OPENING_OF
+from repair.charclass import BRACKET_PAIRS, OPENING_OF, is_han
 from repair.plausibility import char_logp
 from repair.redecode import SUSPICIOUS
 
@@ -272,6 +272,8 @@ class Reading:
     channel: Channel
     posteriors: dict[int, list[tuple[str, float]]] = field(default_factory=dict)
     whole: bool = False  # read as mojibake throughout
+    # Lost characters with too little known context (``MIN_CONTEXT``).
+    thin: set[int] = field(default_factory=set)
 
     @property
     def text(self) -> str:
@@ -679,12 +681,19 @@ def _reread_around(observed: str, reading: Reading, bad: list[int], scorer) -> R
         return None
     out: list[Piece] = []
     posteriors: dict[int, list[tuple[str, float]]] = {}
+    thin: set[int] = set()
+
+    def keep(source: Reading, i: int, piece: Piece) -> None:
+        if i in source.posteriors:
+            posteriors[len(out)] = source.posteriors[i]
+        if i in source.thin:
+            thin.add(len(out))
+        out.append(piece)
+
     done = 0
     for lo, hi in spans:
         for i in range(done, lo):
-            if i in reading.posteriors:
-                posteriors[len(out)] = reading.posteriors[i]
-            out.append(pieces[i])
+            keep(reading, i, pieces[i])
         k0 = item_of[pieces[lo].start]
         k1 = item_of[pieces[hi].start] if hi < len(pieces) else len(observed)
         sub = read(observed[k0:k1], reading.channel, scorer)
@@ -692,16 +701,12 @@ def _reread_around(observed: str, reading: Reading, bad: list[int], scorer) -> R
             return None
         shift = lat.item_start[k0]
         for i, p in enumerate(sub.pieces):
-            if i in sub.posteriors:
-                posteriors[len(out)] = sub.posteriors[i]
-            out.append(Piece(p.text, p.start + shift, p.end + shift, p.lossy, p.clean, p.candidates))
+            keep(sub, i, Piece(p.text, p.start + shift, p.end + shift, p.lossy, p.clean, p.candidates))
         done = hi
     for i in range(done, len(pieces)):
-        if i in reading.posteriors:
-            posteriors[len(out)] = reading.posteriors[i]
-        out.append(pieces[i])
+        keep(reading, i, pieces[i])
     # Read whole but for a few stretches: another channel is worth trying only whole.
-    return Reading(out, reading.score, lat, reading.channel, posteriors, whole=True)
+    return Reading(out, reading.score, lat, reading.channel, posteriors, whole=True, thin=thin)
 
 
 # Share of improbable characters a reading of every byte may hold and be taken as it is.
@@ -853,6 +858,12 @@ def _posteriors(reading: Reading, scorer) -> None:
         if not piece.lossy:
             _track_brackets(opened, piece.text)
             continue
+        # The context is what the bytes fixed: it stops at the next lost (or
+        # unread) character on each side.  A guess beside a guess would
+        # otherwise vouch for it (謝謝 read as 謐謐, a word the model knows,
+        # each 謐 sure of itself because of the other).
+        # (Marks are weighed by the marks beside them, guessed or not: 」 after 。.)
+        known = (_known_context(pieces, i, -1), _known_context(pieces, i, 1))
         left = "".join(p.text for p in pieces[max(0, i - CONTEXT) : i])
         right = "".join(p.text for p in pieces[i + 1 : i + 1 + CONTEXT])
         cands = piece.candidates
@@ -860,19 +871,39 @@ def _posteriors(reading: Reading, scorer) -> None:
         right_known = not (i + 1 < len(pieces) and pieces[i + 1].lossy)
         scores = [
             s + _bracket_cost(c, opened, right)
-            for s, c in zip(scorer.rescore(left, cands, right, right_known=right_known), cands, strict=True)
+            for s, c in zip(
+                scorer.rescore(left, cands, right, right_known=right_known, model_context=known), cands, strict=True
+            )
         ]
         top = max(scores)
         weights = [10 ** ((s - top) / TEMPERATURE) for s in scores]
         z = sum(weights)
         ranked = sorted(zip(cands, (w / z for w in weights), strict=True), key=lambda cw: -cw[1])
         reading.posteriors[i] = ranked
+        reach = max(1, scorer.order - 1)
+        if is_han(ranked[0][0]) and sum(map(is_han, known[0][-reach:] + known[1][:reach])) < MIN_CONTEXT:
+            # Too little known context for the model to judge by: calibrated apart.
+            reading.thin.add(i)
         if ranked[0][0] != piece.text:
             pieces[i] = Piece(ranked[0][0], piece.start, piece.end, True, False, cands)
         _track_brackets(opened, pieces[i].text)
 
 
 UNPAIRED_LOGP = -3.0
+# Known Han characters within the model's reach (both sides together) below
+# which a lost character's posterior is judged by a reliability row of its own.
+MIN_CONTEXT = 2
+
+
+def _known_context(pieces: list[Piece], i: int, step: int) -> str:
+    """Up to ``CONTEXT`` characters beside piece ``i`` (before it for step -1),
+    stopping at the first lost or unread one."""
+    out = []
+    j = i + step
+    while 0 <= j < len(pieces) and len(out) < CONTEXT and not pieces[j].lossy and pieces[j].text != REPLACEMENT:
+        out.append(pieces[j].text)
+        j += step
+    return "".join(reversed(out) if step < 0 else out)
 
 
 def _bracket_cost(ch: str, opened: list[str], right: str) -> float:

@@ -434,7 +434,7 @@ def _propose_segment(seg: Segment, doc: Document) -> Proposal:
     slots = []
     written = []
     for k, ranked in sorted(seg.lost.items()):
-        conf = channel_confidence(ranked[0][1], channel)
+        conf = channel_confidence(ranked[0][1], channel, thin=k in seg.thin)
         if conf >= doc.settings.min_confidence:
             written.append(conf)
             continue
@@ -455,6 +455,7 @@ def _propose_segment(seg: Segment, doc: Document) -> Proposal:
         "wrong": channel.wrong,
         "errors": channel.errors,
         "lost": {str(k): [[c, round(p, 4)] for c, p in ranked[:LISTED]] for k, ranked in sorted(seg.lost.items())},
+        "thin": sorted(seg.thin),
     }
     return Proposal(
         (Candidate(after, seg.gain, label),),

@@ -238,3 +238,28 @@ def test_an_unpaired_bracket_counts_as_debris():
     assert acceptable(run, "悔，恐其有变，乃闭", doc_script="simplified")
     text = "樊哙从刘季来。沛令后" + run + "城城守，欲诛萧、曹。"
     assert Repairer(model=None).repair_text(text).text == "樊哙从刘季来。沛令后悔，恐其有变，乃闭城城守，欲诛萧、曹。"
+
+
+@needs_model
+@pytest.mark.parametrize("word", ["謝謝", "乱码", "用户名或密码错误"])
+def test_a_short_string_never_gets_a_wrong_guess(word: str) -> None:
+    """A lost character is judged by the characters the bytes fixed beside it,
+    not by the guess next to it (謝謝 read as 謐謐, each 謐 sure of itself
+    because of the other), and one with too little known context is judged by
+    a row of its own: each character comes back right or marked."""
+    from repair import Repairer
+
+    garbled = word.encode("utf-8").decode("cp1252", errors="replace")
+    assert "\ufffd" in garbled
+    out = Repairer().repair_text(garbled).text
+    assert len(out) == len(word)
+    assert all(o in (w, "〓") for o, w in zip(out, word, strict=True)), out
+
+
+def test_latin_mojibake_of_a_modern_greeting_reads_whole() -> None:
+    """你好 as UTF-8 read as cp1252 is debris to the extreme: it reads back whole,
+    not half (ä½ left beside 好), though 你 is rare in classical text."""
+    from repair import Repairer
+
+    garbled = "你好".encode("utf-8").decode("cp1252")
+    assert Repairer(model=None).repair_text(garbled).text == "你好"
