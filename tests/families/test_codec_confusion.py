@@ -261,5 +261,5 @@ def test_latin_mojibake_of_a_modern_greeting_reads_whole() -> None:
     not half (ä½ left beside 好), though 你 is rare in classical text."""
     from repair import Repairer
 
-    garbled = "你好".encode("utf-8").decode("cp1252")
+    garbled = "你好".encode().decode("cp1252")
     assert Repairer(model=None).repair_text(garbled).text == "你好"
