@@ -668,7 +668,9 @@ def _reread_around(observed: str, reading: Reading, bad: list[int], scorer) -> R
     lat = reading.lattice
     pieces = reading.pieces
     item_of = {s: k for k, s in enumerate(lat.item_start)}
-    cuts = [i for i, p in enumerate(pieces) if p.start in item_of and _sync(lat.cells[p.start])] + [len(pieces)]
+    # The line's two ends are cuts too: every path starts and ends there.
+    inner = [i for i, p in enumerate(pieces) if i and p.start in item_of and _sync(lat.cells[p.start])]
+    cuts = [0, *inner, len(pieces)]
     spans: list[list[int]] = []
     for b in bad:
         lo = cuts[max(0, bisect.bisect_right(cuts, b - REREAD_MARGIN) - 1)]
