@@ -179,7 +179,6 @@ class UnigramScorer:
         right: str,
         *,
         right_known: bool = True,
-        model_context: tuple[str, str] | None = None,
     ) -> list[float]:
         return [sum(self.step(None, c)[0] for c in cand) for cand in candidates]
 
@@ -236,18 +235,14 @@ class ModelScorer:
         right: str,
         *,
         right_known: bool = True,
-        model_context: tuple[str, str] | None = None,
     ) -> list[float]:
         """Candidates in their context on both sides (Han projection of each side).
 
         ``right_known``: the character right after is known, not itself a
         guess, so a mark may be weighed by it (a guess would decide its
-        neighbour before being decided itself).  ``model_context``: the
-        (left, right) the model reads instead, where the caller keeps guesses
-        out of it."""
-        model_left, model_right = model_context if model_context is not None else (left, right)
-        left_h = "".join(model_token(c) for c in model_left if is_han(c))
-        right_h = "".join(model_token(c) for c in model_right if is_han(c))
+        neighbour before being decided itself)."""
+        left_h = "".join(model_token(c) for c in left if is_han(c))
+        right_h = "".join(model_token(c) for c in right if is_han(c))
         toks = []
         extra = []
         for cand in candidates:

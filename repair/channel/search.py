@@ -406,6 +406,10 @@ class _Walker:
         return bytes(out)
 
 
+# Histories whose model answers ``read`` keeps at once.
+MAX_MEMO = 20_000
+
+
 def read(
     observed: str,
     channel: Channel,
@@ -426,23 +430,28 @@ def read(
     n = len(lat.cells)
     starts = {s: k for k, s in enumerate(lat.item_start[:-1])}
     # beams[p]: (mode, history) -> (score, lm state, back pointer)
-    beams: list[dict] = [dict() for _ in range(n + 1)]
-    beams[0][("c", "")] = (0.0, scorer.start(), None)
+    # (Only nodes some hypothesis reached have one, and a node's goes once it is read.)
+    beams: dict[int, dict] = {0: {("c", ""): (0.0, scorer.start(), None)}}
     # The model's answer for a character after a history, asked once.  (The
     # history names the state: the model sees at most order-1 tokens back.)
     steps: dict[str, dict[str, tuple[float, object, str]]] = {}
     order = max(1, scorer.order - 1)
     for p in range(n + 1):
-        beam = beams[p]
+        # Memory stays bounded on a long line: a node is left behind once read
+        # (its hypotheses live on in their successors' back pointers), and the
+        # model's answers are kept for recent histories only.
+        beam = beams.pop(p, None) if p < n else beams.get(p)
         if not beam:
             continue
+        if len(steps) > MAX_MEMO:
+            steps.clear()
         if len(beam) > 1:
             kept = sorted(beam.items(), key=lambda kv: -kv[1][0])[:BEAM]
             floor = kept[0][1][0] - PRUNE
-            beam = beams[p] = {key: v for key, v in kept if v[0] >= floor}
+            beam = {key: v for key, v in kept if v[0] >= floor}
         if p == n:
             break
-        if whole and len(beam) == 1 and not any(beams[q] for q in range(p + 1, min(n, p + walker.maxlen) + 1)):
+        if whole and len(beam) == 1 and not any(beams.get(q) for q in range(p + 1, min(n, p + walker.maxlen) + 1)):
             # One hypothesis left, reading mojibake throughout: where the
             # known bytes fix the characters there is nothing to choose, so
             # they are read straight on to the next hole (no other hypothesis
@@ -457,7 +466,7 @@ def read(
                 back = (back, ch, q, end, False, False, ())
                 q = end
             if q > p:
-                _push(beams[q], "g", hist, score, state, back)
+                _push(beams.setdefault(q, {}), "g", hist, score, state, back)
                 continue
         k = starts.get(p)
         options = None if k is not None and k in lat.foreign else _options(walker, p)
@@ -471,7 +480,14 @@ def read(
                     lp = min(lp, UNREAD_LOGP) + ERROR_LOGP
                 nxt = lat.item_start[k + 1]
                 cost = lp - (SWITCH if mode == "g" and not whole else 0.0)
-                _push(beams[nxt], "c", _hist(hist, tok, order), score + cost, st, (back, ch, p, nxt, False, True, ()))
+                _push(
+                    beams.setdefault(nxt, {}),
+                    "c",
+                    _hist(hist, tok, order),
+                    score + cost,
+                    st,
+                    (back, ch, p, nxt, False, True, ()),
+                )
             if options is None:
                 continue
             # Read a character of the true codec.
@@ -489,19 +505,24 @@ def read(
                         got = memo[c] = scorer.step(state, c)
                     lp, st, tok = got
                     _push(
-                        beams[end], "g", _hist(hist, tok, order), base + lp, st, (back, c, p, end, lossy, False, listed)
+                        beams.setdefault(end, {}),
+                        "g",
+                        _hist(hist, tok, order),
+                        base + lp,
+                        st,
+                        (back, c, p, end, lossy, False, listed),
                     )
             # A byte the true codec cannot read at all: an unread character.
             if (mode == "g" or whole) and lat.cells[p] != FOREIGN:
                 _push(
-                    beams[p + 1],
+                    beams.setdefault(p + 1, {}),
                     "g",
                     "",
                     score + ERROR_LOGP,
                     scorer.start(),
                     (back, REPLACEMENT, p, p + 1, False, False, ()),
                 )
-    final = beams[n]
+    final = beams.get(n)
     if not final:
         return Reading([], -math.inf, lat, channel)
     (mode, _), (score, _, back) = max(final.items(), key=lambda kv: kv[1][0])
@@ -860,11 +881,10 @@ def _posteriors(reading: Reading, scorer) -> None:
         if not piece.lossy:
             _track_brackets(opened, piece.text)
             continue
-        # The context is what the bytes fixed: it stops at the next lost (or
-        # unread) character on each side.  A guess beside a guess would
-        # otherwise vouch for it (謝謝 read as 謐謐, a word the model knows,
-        # each 謐 sure of itself because of the other).
-        # (Marks are weighed by the marks beside them, guessed or not: 」 after 。.)
+        # The context holds the search's guesses beside (the joint best), but
+        # how much of it the bytes fixed decides which reliability row judges
+        # the posterior: two guesses side by side vouch for each other (謝謝
+        # read as 謐謐, each 謐 sure of itself because of the other).
         known = (_known_context(pieces, i, -1), _known_context(pieces, i, 1))
         left = "".join(p.text for p in pieces[max(0, i - CONTEXT) : i])
         right = "".join(p.text for p in pieces[i + 1 : i + 1 + CONTEXT])
@@ -873,9 +893,7 @@ def _posteriors(reading: Reading, scorer) -> None:
         right_known = not (i + 1 < len(pieces) and pieces[i + 1].lossy)
         scores = [
             s + _bracket_cost(c, opened, right)
-            for s, c in zip(
-                scorer.rescore(left, cands, right, right_known=right_known, model_context=known), cands, strict=True
-            )
+            for s, c in zip(scorer.rescore(left, cands, right, right_known=right_known), cands, strict=True)
         ]
         top = max(scores)
         weights = [10 ** ((s - top) / TEMPERATURE) for s in scores]

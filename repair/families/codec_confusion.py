@@ -20,6 +20,7 @@ from functools import partial
 import ftfy
 
 from repair.channel.calibration import confidence as channel_confidence
+from repair.channel.calibration import writable as channel_writable
 from repair.channel.confusions import CONFUSIONS, LOSSY_SIGNATURES, Confusion
 from repair.channel.forward import strict_encode
 from repair.channel.lines import Segment, read_text
@@ -435,7 +436,7 @@ def _propose_segment(seg: Segment, doc: Document) -> Proposal:
     written = []
     for k, ranked in sorted(seg.lost.items()):
         conf = channel_confidence(ranked[0][1], channel, thin=k in seg.thin)
-        if conf >= doc.settings.min_confidence:
+        if conf >= doc.settings.min_confidence and channel_writable(ranked[0][1], channel, thin=k in seg.thin):
             written.append(conf)
             continue
         out[k] = doc.settings.placeholder
