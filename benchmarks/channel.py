@@ -14,7 +14,7 @@ character of the garbled piece the outcome is *exact* (the output holds it),
 some of its bytes were replaced or dropped.
 
     python benchmarks/channel.py --corpus ../shared/corpus --docs 30 --seed 0 --markdown
-    python benchmarks/channel.py --calibrate --seeds 1 2 --docs 40   # rows of repair/channel/calibration.py
+    python benchmarks/channel.py --calibrate --seeds 1 2 --docs 60   # rows of repair/channel/calibration.py
 """
 
 from __future__ import annotations
