@@ -172,14 +172,7 @@ class UnigramScorer:
     def step(self, state: object, ch: str) -> tuple[float, object, str]:
         return (char_logp(ch) if is_han(ch) else self.punctuation.logp(ch)), None, ""
 
-    def rescore(
-        self,
-        left: str,
-        candidates: Sequence[str],
-        right: str,
-        *,
-        right_known: bool = True,
-    ) -> list[float]:
+    def rescore(self, left: str, candidates: Sequence[str], right: str, *, right_known: bool = True) -> list[float]:
         return [sum(self.step(None, c)[0] for c in cand) for cand in candidates]
 
 
@@ -228,14 +221,7 @@ class ModelScorer:
             lp += OTHER_SCRIPT_LOGP
         return lp, out, tok
 
-    def rescore(
-        self,
-        left: str,
-        candidates: Sequence[str],
-        right: str,
-        *,
-        right_known: bool = True,
-    ) -> list[float]:
+    def rescore(self, left: str, candidates: Sequence[str], right: str, *, right_known: bool = True) -> list[float]:
         """Candidates in their context on both sides (Han projection of each side).
 
         ``right_known``: the character right after is known, not itself a
