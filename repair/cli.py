@@ -198,6 +198,9 @@ def clean(
             sys.exit(2)
     for e in errors:
         _fail(e)
+    if errors and not jobs_list:
+        # Nothing to clean (every input refused): no folder is made, no report written.
+        sys.exit(1)
     for folder in skip_dirs:
         if folder.exists() and not folder.is_dir():
             _fail(f"{folder}: exists and is not a folder")

@@ -225,6 +225,21 @@ def test_recursive_output_onto_its_own_tree(tmp_path: Path) -> None:
     assert sorted(p.relative_to(src).as_posix() for p in src.rglob("*")) == ["a.txt", "sub", "sub/b.txt"]
 
 
+def test_a_folder_without_recursive_makes_nothing(tmp_path: Path) -> None:
+    """A folder given without -r is refused, and a run with nothing left to
+    clean creates no output or report folder (here the input folder itself)."""
+    src = tmp_path / "book"
+    src.mkdir()
+    (src / "a.txt").write_text("子曰&#x5B78;\n", encoding="utf-8")
+    proc = run_cli("clean", src, "-o", src)
+    assert_one_clear_error(proc, "-r")
+    assert proc.returncode == 1
+    assert sorted(p.name for p in src.iterdir()) == ["a.txt"]
+    out = tmp_path / "out"
+    assert run_cli("clean", src, "-o", out).returncode == 1
+    assert not out.exists()
+
+
 def test_empty_file(tmp_path: Path) -> None:
     src = tmp_path / "empty.txt"
     src.write_bytes(b"")
