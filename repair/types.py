@@ -6,6 +6,7 @@ and they pickle cheaply between worker processes.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -100,6 +101,18 @@ class Result:
 
     def undo(self) -> str:
         """Rebuild the input from the output and the edits alone."""
-        from repair.pipeline.apply import undo_edits
-
         return undo_edits(self.text, self.edits)
+
+
+def undo_edits(output: str, edits: Iterable[Edit]) -> str:
+    """The input, rebuilt from the output and the placed edits alone (each
+    knows where it landed in the output: ``out_start``, ``out_end``).  Here,
+    beside the types, so that the pipeline imports downward only."""
+    parts: list[str] = []
+    pos = 0
+    for e in sorted(edits, key=lambda e: e.out_start):
+        parts.append(output[pos : e.out_start])
+        parts.append(e.before)
+        pos = e.out_end
+    parts.append(output[pos:])
+    return "".join(parts)

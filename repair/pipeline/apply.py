@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from repair.types import Edit
+from repair.types import Edit, undo_edits
+
+__all__ = ["apply_edits", "undo_edits"]
 
 
 def apply_edits(text: str, edits: Iterable[Edit]) -> tuple[str, tuple[Edit, ...]]:
@@ -30,15 +32,3 @@ def apply_edits(text: str, edits: Iterable[Edit]) -> tuple[str, tuple[Edit, ...]
         pos = e.end
     out.append(text[pos:])
     return "".join(out), tuple(placed)
-
-
-def undo_edits(output: str, edits: Iterable[Edit]) -> str:
-    """The input, rebuilt from the output and the placed edits alone."""
-    parts: list[str] = []
-    pos = 0
-    for e in sorted(edits, key=lambda e: e.out_start):
-        parts.append(output[pos : e.out_start])
-        parts.append(e.before)
-        pos = e.out_end
-    parts.append(output[pos:])
-    return "".join(parts)
