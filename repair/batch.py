@@ -17,6 +17,7 @@ The command line is a thin shell over this module.  Design choices:
 from __future__ import annotations
 
 import csv
+import dataclasses
 import functools
 import hashlib
 import io
@@ -24,11 +25,14 @@ import json
 import os
 import re
 import resource
+import signal
 import sys
 import tempfile
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
@@ -60,6 +64,9 @@ class Plan:
     html: bool = True
     in_place: bool = False
     backup_suffix: str = ".orig"
+    # Seconds a file may take (None or 0: no bound); past it the file is
+    # written with its exact repairs only and reported as timed_out.
+    max_seconds: float | None = None
 
     def target(self, job: Job) -> Path:
         return job.source if self.in_place else self.out_dir / job.relative  # type: ignore[operator]
@@ -73,7 +80,7 @@ class Outcome:
     """One file's row in the summary."""
 
     row: dict[str, Any]
-    status: str  # "repaired", "skipped" or "failed"
+    status: str  # "repaired", "timed_out", "skipped" or "failed"
     error: str = ""
     page: str = ""
     chars: int = 0
@@ -302,13 +309,25 @@ def clean_one(job: Job, plan: Plan, fp: tuple[str, str], repairer: Repairer | No
             return Outcome(_row(base, existing, 0.0), "skipped", page=page, pid=os.getpid(), peak_rss_mb=_peak_rss_mb())
         if not plan.in_place and target.resolve() == job.source.resolve():
             raise RepairError(f"{job.source}: output would overwrite the input; choose another -o or --in-place")
-        result = repairer.repair_bytes(data)
+        settings = {**settings_of(repairer), "fingerprint": fp[0], "witnesses": fp[1]}
+        timed_out = False
+        try:
+            with _deadline(plan.max_seconds):
+                result = repairer.repair_bytes(data)
+        except _TimedOut:
+            # One file never stalls a worker: past the bound it gets the
+            # repairs its bytes alone decide, and is redone by the next run.
+            timed_out = True
+            exact = exact_repairer(repairer)
+            result = exact.repair_bytes(data)
+            settings = {
+                **settings_of(exact),
+                "fingerprint": fp[0] + ":timed-out",
+                "witnesses": fp[1],
+                "timed_out_after_seconds": plan.max_seconds,
+            }
         report = build_report(
-            result,
-            input_path=str(job.source),
-            output_path=str(target),
-            input_bytes=data,
-            settings={**settings_of(repairer), "fingerprint": fp[0], "witnesses": fp[1]},
+            result, input_path=str(job.source), output_path=str(target), input_bytes=data, settings=settings
         )
         out = result.text.encode("utf-8")
         if plan.in_place:
@@ -340,9 +359,10 @@ def clean_one(job: Job, plan: Plan, fp: tuple[str, str], repairer: Repairer | No
                     pass
             raise
         seconds = time.perf_counter() - t0
+        status = "timed_out" if timed_out else "repaired"
         return Outcome(
-            _row(base, report, seconds),
-            "repaired",
+            {**_row(base, report, seconds), "status": status},
+            status,
             page=page,
             chars=len(result.source_text),
             pid=os.getpid(),
@@ -354,6 +374,63 @@ def clean_one(job: Job, plan: Plan, fp: tuple[str, str], repairer: Repairer | No
     except Exception as err:  # a bug must not take a thousand-file batch down with it
         msg = f"{job.source}: internal error ({type(err).__name__}: {err}); please report it"
         return Outcome({**base, "status": "failed", "error": msg}, "failed", error=msg, pid=os.getpid())
+
+
+# The families whose repairs the bytes alone decide, each a linear scan with
+# no search and no model: what a file past its time bound still gets (the
+# damage they find is marked, and the rest of the file is left as it was).
+EXACT_FAMILIES = (
+    "junk",
+    "escape",
+    "radical",
+    "question_mark",
+    "replacement_char",
+    "private_use",
+    "foreign_symbol",
+    "placeholder",
+)
+# A default bound generous for a large file of damaged text (a megabyte of the
+# slowest mojibake takes a minute or two).
+DEFAULT_MAX_SECONDS = 600.0
+
+
+class _TimedOut(Exception):
+    pass
+
+
+@contextmanager
+def _deadline(seconds: float | None) -> Iterator[None]:
+    """Raise ``_TimedOut`` in the block after ``seconds`` (a real-time timer;
+    only where signals can be had: the main thread of a Unix process, which a
+    batch worker and the command line are)."""
+    if not seconds or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def expire(signum, frame) -> None:
+        raise _TimedOut
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+_EXACT: dict[int, Repairer] = {}
+
+
+def exact_repairer(repairer: Repairer) -> Repairer:
+    """The repairer's settings with the exact, model-free families only."""
+    got = _EXACT.get(id(repairer))
+    if got is None:
+        keep = tuple(f for f in EXACT_FAMILIES if repairer.families is None or f in repairer.families)
+        got = _EXACT[id(repairer)] = dataclasses.replace(
+            repairer, model=None, families=keep or EXACT_FAMILIES[:1], references=(), glyph_table=None
+        )
+    return got
 
 
 def _row(base: dict[str, Any], report: dict[str, Any], seconds: float) -> dict[str, Any]:
@@ -499,6 +576,7 @@ def write_summary(
         "errors": list(errors),
         "skipped": sum(o.status == "skipped" for o in outcomes),
         "repaired": sum(o.status == "repaired" for o in outcomes),
+        "timed_out": sum(o.status == "timed_out" for o in outcomes),
         "seconds": round(seconds, 3),
         "workers": workers,
         "peak_rss_mb_per_worker": {str(pid): round(mb, 1) for pid, mb in sorted(peaks.items())},

@@ -20,7 +20,7 @@ from pathlib import Path
 import click
 
 from repair.api import Repairer
-from repair.batch import DEFAULT_REPORT_SUBDIR, collect_inputs
+from repair.batch import DEFAULT_MAX_SECONDS, DEFAULT_REPORT_SUBDIR, collect_inputs
 from repair.errors import RepairError, UnwritableOutputError
 from repair.io import read_input, write_atomic
 from repair.report import build_report, dumps, settings_of
@@ -106,6 +106,14 @@ def main() -> None:
     show_default=True,
     help="Let the files of the batch witness each other's lost characters (two extra fast passes).",
 )
+@click.option(
+    "--max-seconds-per-file",
+    type=click.FloatRange(min=0),
+    default=DEFAULT_MAX_SECONDS,
+    show_default=True,
+    help="A file that takes longer is written with its exact repairs only (escapes, radicals, junk; damage "
+    "marked) and reported as timed_out, so one file never stalls a worker; 0: no bound.",
+)
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no per-file lines on stderr.")
 @click.option(
     "--json",
@@ -129,6 +137,7 @@ def clean(
     in_place,
     backup_suffix,
     batch_witnesses,
+    max_seconds_per_file,
     quiet,
     as_json,
 ) -> None:
@@ -210,7 +219,14 @@ def clean(
         _fail(problem)
         sys.exit(1)
     batch.remove_stale_temporaries(*skip_dirs)
-    plan = batch.Plan(out_dir, report_dir, html=html, in_place=in_place, backup_suffix=backup_suffix)
+    plan = batch.Plan(
+        out_dir,
+        report_dir,
+        html=html,
+        in_place=in_place,
+        backup_suffix=backup_suffix,
+        max_seconds=max_seconds_per_file or None,
+    )
     workers = min(jobs or batch.default_workers(), max(1, len(jobs_list)))
     bar = batch.progress_bar(len(jobs_list), quiet=quiet)
     t0 = time.perf_counter()
@@ -310,6 +326,8 @@ def file_line(row: dict, status: str) -> str:
     holes = sum(row.get("missing_chars_in_applied", {}).values())
     if holes:
         what += f", {plural(holes, 'lost character')} marked inside repairs"
+    if status == "timed_out":
+        what += " (timed out: exact repairs only; run again with a larger --max-seconds-per-file)"
     return f"{row['input']}: {encoding_text(row['encoding'], row.get('encoding_segments', []))}, {what}"
 
 
@@ -330,6 +348,8 @@ def summary_line(summary: dict) -> str:
         f"{marked} marked",
         f"{summary['failed']} failed",
     ]
+    if summary.get("timed_out"):
+        parts.append(f"{summary['timed_out']} timed out (exact repairs only)")
     if summary.get("skipped"):
         parts.append(f"{summary['skipped']} up to date (skipped)")
     return "done: " + ", ".join(parts) + f", {summary['seconds']:.1f} s"

@@ -410,3 +410,52 @@ def test_no_output_without_its_report(tmp_path: Path) -> None:
         assert (reports / "b.txt.report.json").is_file()
         assert (reports / "sub").read_bytes() == b"in the way"
         assert stale(tmp_path) == []
+
+
+def _slow_text() -> str:
+    """A long line of random GBK read as Big5 (the slowest channel to search),
+    after a line of exact repairs (an escape, a Kangxi radical)."""
+    import random
+
+    rng = random.Random(0)
+    chars: list[str] = []
+    while len(chars) < 4000:
+        data = bytes([rng.randrange(0xB0, 0xF8), rng.randrange(0xA1, 0xFF)])
+        try:
+            chars.append(data.decode("gbk"))
+        except UnicodeDecodeError:
+            continue
+    garbled = "".join(chars).encode("gbk").decode("big5", errors="replace")
+    return "子曰&#x5B78;而時習之⼈\n" + garbled + "\n"
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_file_over_the_time_bound_gets_its_exact_repairs_and_is_reported(tmp_path: Path, jobs: str) -> None:
+    """One file never stalls a worker: past --max-seconds-per-file it is written
+    with the repairs its bytes alone decide, and reported as timed_out (and
+    redone by the next run); the other files are repaired as ever."""
+    src = tmp_path / "in"
+    src.mkdir()
+    slow = _slow_text()
+    (src / "slow.txt").write_text(slow, encoding="utf-8")
+    (src / "fast.txt").write_text("子曰&#x5B78;而時習之\n", encoding="utf-8")
+    out = tmp_path / "out"
+    proc = run_cli("clean", "-r", src, "-o", out, "--max-seconds-per-file", "0.3", "--jobs", jobs)
+    assert proc.returncode == 0, proc.stderr
+    assert "timed out" in proc.stderr.decode()
+    first, rest = (out / "slow.txt").read_text(encoding="utf-8").split("\n", 1)
+    assert first == "子曰學而時習之人"  # the exact repairs
+    assert rest == slow.split("\n", 1)[1]  # the mojibake left as it was
+    s = summary(out / "_repair_reports")
+    assert s["timed_out"] == 1
+    assert {f["input"].rsplit("/", 1)[-1]: f["status"] for f in s["files"]} == {
+        "slow.txt": "timed_out",
+        "fast.txt": "repaired",
+    }
+    report = json.loads((out / "_repair_reports" / "slow.txt.report.json").read_text(encoding="utf-8"))
+    assert report["settings"]["timed_out_after_seconds"] == 0.3
+    assert report["settings"]["fingerprint"].endswith(":timed-out")  # not up to date: redone next run
+    assert "escape" in report["settings"]["families"] and "codec_confusion" not in report["settings"]["families"]
+    with open(out / "_repair_reports" / "summary.csv", encoding="utf-8") as fh:
+        statuses = {row["input"].rsplit("/", 1)[-1]: row["status"] for row in csv.DictReader(fh)}
+    assert statuses["slow.txt"] == "timed_out"
