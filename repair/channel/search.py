@@ -772,6 +772,27 @@ def _one_byte_losses(true: str, wrong: str, pattern: tuple[int | None, ...], fol
 LISTED = 200
 
 
+@lru_cache(maxsize=1 << 14)
+def _allowed_fits(
+    true: str, pattern: tuple[int | None, ...], constraints: tuple[tuple[int, frozenset[int]], ...]
+) -> tuple[str, ...]:
+    """The characters of ``true`` that fit ``pattern`` and whose bytes at the
+    constrained positions are among the values a shift allows there (most
+    frequent first; with no byte known, among the most frequent few thousand)."""
+    enc = encodings(true)
+    cands = fitting(true, pattern)
+    if all(b is None for b in pattern):
+        cands = cands[:BLIND_TRIED]
+    out = []
+    for c in cands:
+        data = enc[c]
+        if all(data[i] in allowed for i, allowed in constraints):
+            out.append(c)
+            if len(out) >= LISTED:
+                break
+    return tuple(out)
+
+
 def _options(walker: _Walker, p: int) -> list[tuple[int, bool, float, tuple[str, ...], tuple[str, ...], bool]]:
     """The characters that may start at node ``p``: (end node, lossy, channel
     cost, candidates searched, candidates listed, paired with the character
@@ -788,12 +809,8 @@ def _options(walker: _Walker, p: int) -> list[tuple[int, bool, float, tuple[str,
         drops = 0
         if lost and any(holes[h].allowed is not None for h, _, _ in lost):
             # Bytes a shift lost: any character whose bytes there are values the shift allows.
-            enc = encodings(walker.true)
-            cands = tuple(
-                c
-                for c in cands
-                if all(holes[h].allowed is None or enc[c][i] in holes[h].allowed[j] for h, j, i in lost)
-            )[:LISTED]
+            constraints = tuple((i, holes[h].allowed[j]) for h, j, i in lost if holes[h].allowed is not None)
+            cands = _allowed_fits(walker.true, pattern, constraints)
             # Each deleted pair taken (an optional hole's bytes two at a time) costs its prior.
             cost = sum(
                 DROP_LOGP if holes[h].logp is None else holes[h].logp
@@ -807,7 +824,9 @@ def _options(walker: _Walker, p: int) -> list[tuple[int, bool, float, tuple[str,
             h0, j0, i0 = lost[0]
             paired = i0 == 0 and j0 % 2 == 1 and holes[h0].allowed is not None
             if cands:
-                out.append((end, True, cost, cands[:SEARCH_CANDIDATES], cands, paired))
+                # (A character lost whole between two deleted pairs carries the few most frequent.)
+                searched = SEARCH_CANDIDATES if any(b is not None for b in pattern) else BLIND_CANDIDATES
+                out.append((end, True, cost, cands[:searched], cands, paired))
             continue
         if lost:
             enc = encodings(walker.true)
