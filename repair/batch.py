@@ -253,7 +253,6 @@ def _watch_parent(parent: int) -> None:
     if sys.platform.startswith("linux"):
         try:
             import ctypes
-            import signal
 
             libc = ctypes.CDLL(None, use_errno=True)
             libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
@@ -267,8 +266,6 @@ def _watch_parent(parent: int) -> None:
             time.sleep(PARENT_POLL_SECONDS)
             if os.getppid() != parent:
                 os._exit(1)
-
-    import threading
 
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
@@ -361,7 +358,7 @@ def clean_one(job: Job, plan: Plan, fp: tuple[str, str], repairer: Repairer | No
         seconds = time.perf_counter() - t0
         status = "timed_out" if timed_out else "repaired"
         return Outcome(
-            {**_row(base, report, seconds), "status": status},
+            _row(base, report, seconds),
             status,
             page=page,
             chars=len(result.source_text),

@@ -114,6 +114,10 @@ def observed_accuracy(raw: float, table: Sequence[tuple[float, int, int]]) -> fl
     return (k + 1) / (n + 2)
 
 
+def _rows(channel: Channel, thin: bool) -> tuple[tuple[float, int, int], ...] | None:
+    return RELIABILITY.get(group(channel) + (THIN if thin else ""))
+
+
 def writable(raw: float, channel: Channel, *, thin: bool = False) -> bool:
     """Whether a lost character read at posterior ``raw`` is in a row split off
     at a cut (at most 1% wrong in calibration).  The row below the cut, or a
@@ -124,7 +128,7 @@ def writable(raw: float, channel: Channel, *, thin: bool = False) -> bool:
     >>> writable(0.999, Channel("utf-8", "gbk")), writable(0.5, Channel("utf-8", "gbk"))
     (True, False)
     """
-    rows = RELIABILITY.get(group(channel) + (THIN if thin else ""))
+    rows = _rows(channel, thin)
     return bool(rows) and len(rows) > 1 and raw >= rows[-1][0]
 
 
@@ -132,5 +136,5 @@ def confidence(raw: float, channel: Channel, *, thin: bool = False) -> float:
     """The calibrated confidence of a lost character read at posterior ``raw``;
     ``thin``: read with too little known context, judged by a row of its own
     (``group(...) + THIN``; none: nothing is applied)."""
-    rows = RELIABILITY.get(group(channel) + (THIN if thin else ""))
+    rows = _rows(channel, thin)
     return observed_accuracy(raw, rows) if rows else 0.0

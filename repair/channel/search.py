@@ -34,7 +34,7 @@ from functools import lru_cache
 from repair.channel.candidates import encodings, fitting, max_length
 from repair.channel.forward import Channel
 from repair.channel.scorer import UNREAD_LOGP, ModelScorer, UnigramScorer
-from repair.channel.tables import REPLACEMENT, decoder
+from repair.channel.tables import REPLACEMENT, decoder, private_use_pairs
 from repair.charclass import BRACKET_PAIRS, OPENING_OF, is_han
 from repair.plausibility import char_logp
 from repair.redecode import SUSPICIOUS
@@ -124,27 +124,10 @@ def build_lattice(observed: str, channel: Channel) -> Lattice:
 
 
 @lru_cache(maxsize=4)
-def private_use_pair_set(codec: str) -> frozenset[tuple[int, int]]:
-    """The pairs ``codec`` reads as private-use characters, asked of Python's codec."""
-    out = set()
-    for a in range(0x81, 0xFF):
-        for b in range(0x40, 0xFF):
-            try:
-                ch = bytes((a, b)).decode(codec)
-            except UnicodeDecodeError:
-                continue
-            if len(ch) == 1 and 0xE000 <= ord(ch) <= 0xF8FF:
-                out.add((a, b))
-    return frozenset(out)
-
-
-@lru_cache(maxsize=4)
-def private_use_pairs(codec: str) -> tuple[frozenset[int], frozenset[int]]:
-    """The first and the second bytes of the pairs ``codec`` reads as private-use
-    characters (GB18030 reads GBK's user-defined rows AAA1-AFFE, F8A1-FEFE and
-    A140-A7A0 so), asked of Python's codec: a shifted stream whose out-of-step
-    pairs fell there lost them when the private-use characters were deleted."""
-    pairs = private_use_pair_set(codec)
+def _pair_bytes(codec: str) -> tuple[frozenset[int], frozenset[int]]:
+    """The first and the second bytes of the pairs ``codec`` reads as private
+    use (``tables.private_use_pairs``): what each byte of a deleted pair may be."""
+    pairs = private_use_pairs(codec)
     return frozenset(a for a, _ in pairs), frozenset(b for _, b in pairs)
 
 
@@ -174,7 +157,7 @@ def shifted_lattice(run: str, codec: str, *, cut_end: bool) -> Lattice | None:
     characters between them lost whole): an optional hole, each pair costed
     by how often an out-of-step pair falls in a user-defined row.
     """
-    firsts, seconds = private_use_pairs(codec)
+    firsts, seconds = _pair_bytes(codec)
     lat = Lattice()
     lat.holes.append(Hole(0, (1,), allowed=(LEADS,)))
     lat.cells.append(-1)
@@ -445,10 +428,7 @@ def read(
             continue
         if len(steps) > MAX_MEMO:
             steps.clear()
-        if len(beam) > 1:
-            kept = sorted(beam.items(), key=lambda kv: -kv[1][0])[:BEAM]
-            floor = kept[0][1][0] - PRUNE
-            beam = {key: v for key, v in kept if v[0] >= floor}
+        beam = _pruned(beam)
         if p == n:
             break
         if whole and len(beam) == 1 and not any(beams.get(q) for q in range(p + 1, min(n, p + walker.maxlen) + 1)):
@@ -566,7 +546,7 @@ def read_in_step(observed: str, channel: Channel, scorer: ModelScorer | UnigramS
     n = len(cells)
     walker = _Walker(lat, channel)
     order = max(1, scorer.order - 1)
-    # Slots: (start, end, fixed text or None, options ending at ``end``).
+    # Slot boundaries: every known ASCII or lead byte, and the end.
     bounds = [p for p in range(n) if _sync(cells[p])] + [n]
     if not bounds or bounds[0] != 0:
         return None
@@ -623,11 +603,16 @@ def _advance(beam: dict, scorer, order: int, choices, where: tuple[int, int]) ->
             old = out.get(key)
             if old is None or total > old[0]:
                 out[key] = (total, st, (back, Piece(ch, a, b, lossy, False, listed)))
-    if len(out) > 1:
-        kept = sorted(out.items(), key=lambda kv: -kv[1][0])[:BEAM]
-        floor = kept[0][1][0] - PRUNE
-        out = {key: v for key, v in kept if v[0] >= floor}
-    return out
+    return _pruned(out)
+
+
+def _pruned(beam: dict) -> dict:
+    """The ``BEAM`` best hypotheses, none more than ``PRUNE`` below the best."""
+    if len(beam) <= 1:
+        return beam
+    kept = sorted(beam.items(), key=lambda kv: -kv[1][0])[:BEAM]
+    floor = kept[0][1][0] - PRUNE
+    return {key: v for key, v in kept if v[0] >= floor}
 
 
 def read_line_first_whole(
@@ -752,20 +737,16 @@ def _one_byte_losses(true: str, wrong: str, pattern: tuple[int | None, ...], fol
     the candidate's own next byte; the last one's on the bytes after the hole.
     """
     dec = decoder(wrong)
-    enc = encodings(true)
-    cands = fitting(true, pattern)
     last = len(pattern) - 1
     mask = dec.rejected_ahead(follow) if follow is not None else None
     inner = [i for i, b in enumerate(pattern[:last]) if b is None]
-    out = []
-    # With no byte known, the most frequent few thousand are tried.
-    for c in cands if any(b is not None for b in pattern) else cands[:BLIND_TRIED]:
-        data = enc[c]
-        if (mask is None or mask[data[last]]) and all(dec.rejected_before(data[i + 1])[data[i]] for i in inner):
-            out.append(c)
-            if len(out) >= LISTED:
-                break
-    return tuple(out)
+    return _listed(
+        true,
+        pattern,
+        lambda data: (
+            (mask is None or mask[data[last]]) and all(dec.rejected_before(data[i + 1])[data[i]] for i in inner)
+        ),
+    )
 
 
 # Candidates of a lost character kept for its ranking after the search.
@@ -779,14 +760,20 @@ def _allowed_fits(
     """The characters of ``true`` that fit ``pattern`` and whose bytes at the
     constrained positions are among the values a shift allows there (most
     frequent first; with no byte known, among the most frequent few thousand)."""
+    return _listed(true, pattern, lambda data: all(data[i] in allowed for i, allowed in constraints))
+
+
+def _listed(true: str, pattern: tuple[int | None, ...], keep) -> tuple[str, ...]:
+    """The first ``LISTED`` characters (most frequent first) that fit ``pattern``
+    and whose bytes ``keep`` accepts; with no byte known, among the most
+    frequent ``BLIND_TRIED``."""
     enc = encodings(true)
     cands = fitting(true, pattern)
     if all(b is None for b in pattern):
         cands = cands[:BLIND_TRIED]
     out = []
     for c in cands:
-        data = enc[c]
-        if all(data[i] in allowed for i, allowed in constraints):
+        if keep(enc[c]):
             out.append(c)
             if len(out) >= LISTED:
                 break
@@ -865,7 +852,7 @@ def _paired(codec: str, before: str, listed: tuple[str, ...]) -> tuple[str, ...]
     data = enc.get(before)
     if data is None:
         return ()
-    pairs = private_use_pair_set(codec)
+    pairs = private_use_pairs(codec)
     return tuple(c for c in listed if (data[-1], enc[c][0]) in pairs)[:SEARCH_CANDIDATES]
 
 
@@ -904,7 +891,8 @@ def _posteriors(reading: Reading, scorer) -> None:
         # how much of it the bytes fixed decides which reliability row judges
         # the posterior: two guesses side by side vouch for each other (謝謝
         # read as 謐謐, each 謐 sure of itself because of the other).
-        known = (_known_context(pieces, i, -1), _known_context(pieces, i, 1))
+        reach = max(1, scorer.order - 1)
+        known = _known_context(pieces, i, -1, reach) + _known_context(pieces, i, 1, reach)
         left = "".join(p.text for p in pieces[max(0, i - CONTEXT) : i])
         right = "".join(p.text for p in pieces[i + 1 : i + 1 + CONTEXT])
         cands = piece.candidates
@@ -919,8 +907,7 @@ def _posteriors(reading: Reading, scorer) -> None:
         z = sum(weights)
         ranked = sorted(zip(cands, (w / z for w in weights), strict=True), key=lambda cw: -cw[1])
         reading.posteriors[i] = ranked
-        reach = max(1, scorer.order - 1)
-        if is_han(ranked[0][0]) and sum(map(is_han, known[0][-reach:] + known[1][:reach])) < MIN_CONTEXT:
+        if is_han(ranked[0][0]) and sum(map(is_han, known)) < MIN_CONTEXT:
             # Too little known context for the model to judge by: calibrated apart.
             reading.thin.add(i)
         if ranked[0][0] != piece.text:
@@ -934,12 +921,12 @@ UNPAIRED_LOGP = -3.0
 MIN_CONTEXT = 2
 
 
-def _known_context(pieces: list[Piece], i: int, step: int) -> str:
-    """Up to ``CONTEXT`` characters beside piece ``i`` (before it for step -1),
+def _known_context(pieces: list[Piece], i: int, step: int, limit: int) -> str:
+    """Up to ``limit`` characters beside piece ``i`` (before it for step -1),
     stopping at the first lost or unread one."""
     out = []
     j = i + step
-    while 0 <= j < len(pieces) and len(out) < CONTEXT and not pieces[j].lossy and pieces[j].text != REPLACEMENT:
+    while 0 <= j < len(pieces) and len(out) < limit and not pieces[j].lossy and pieces[j].text != REPLACEMENT:
         out.append(pieces[j].text)
         j += step
     return "".join(reversed(out) if step < 0 else out)

@@ -211,3 +211,21 @@ def _decoders() -> tuple[str, ...]:
 
 # Every decoder the tables describe (scripts/build_codec_tables.py lists them).
 DECODERS: tuple[str, ...] = _decoders()
+
+
+@lru_cache(maxsize=8)
+def private_use_pairs(codec: str) -> frozenset[tuple[int, int]]:
+    """The byte pairs ``codec`` reads as one private-use character (GB18030
+    reads GBK's user-defined rows AAA1-AFFE, F8A1-FEFE and A140-A7A0 so): where
+    a stream read one byte late showed codes a font drew and a user deleted.
+
+    >>> (0xAA, 0xA1) in private_use_pairs("gb18030"), (0xB0, 0xA1) in private_use_pairs("gb18030")
+    (True, False)
+    """
+    out = set()
+    for a in range(0x81, 0xFF):
+        for b in range(0x40, 0xFF):
+            ch = strict_decode(bytes((a, b)), codec)
+            if ch is not None and len(ch) == 1 and 0xE000 <= ord(ch) <= 0xF8FF:
+                out.add((a, b))
+    return frozenset(out)

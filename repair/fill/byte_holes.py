@@ -29,7 +29,7 @@ from functools import lru_cache
 import numpy as np
 
 from repair.channel.forward import encodable, strict_encode
-from repair.channel.tables import strict_decode
+from repair.channel.tables import private_use_pairs, strict_decode
 from repair.fill.byte_witness import run_reading
 from repair.fill.channel import HAN_RE
 from repair.fill.ranker import (
@@ -97,15 +97,13 @@ def _by_trail(codec: str) -> dict[int, list[tuple[int, str]]]:
     return out
 
 
-@lru_cache(maxsize=65536)
 def deleted_pair(first: int, second: int, codec: str) -> bool:
     """Whether the out-of-phase pair (first, second) reads as a private-use code (and was dropped).
 
     >>> deleted_pair(0xAA, 0xA1, "gb18030"), deleted_pair(0xB0, 0xA1, "gb18030")
     (True, False)
     """
-    ch = strict_decode(bytes((first, second)), codec)
-    return ch is not None and len(ch) == 1 and 0xE000 <= ord(ch) <= 0xF8FF
+    return (first, second) in private_use_pairs(codec)
 
 
 def _byte(constraint: dict, key: str) -> int | None:
