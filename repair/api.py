@@ -10,11 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from repair.families.base import Document, Settings
-from repair.pipeline.apply import apply_edits
-from repair.pipeline.decide import decide
-from repair.pipeline.decode import decode_bytes
-from repair.pipeline.detect import detect
+from repair import pipeline
+from repair.families.base import Settings
+from repair.pipeline import Job, Tools
 from repair.types import Result
 
 
@@ -65,24 +63,35 @@ class Repairer:
 
             self._witnesses = self._reference_index = WitnessIndex(self.references)
 
+    @property
+    def _tools(self) -> Tools:
+        """What the stages use of this Repairer (read per document: a batch
+        may adopt new witnesses between documents)."""
+        return Tools(
+            self.settings,
+            self.lm,
+            witnesses=self._witnesses,
+            reference_index=self._reference_index,
+            glyphs=self._glyphs,
+            same_edition=self.same_edition,
+            references=self.references,
+            references_as_written=self._references_as_written,
+        )
+
     def repair_text(self, text: str) -> Result:
         if not isinstance(text, str):
             raise TypeError(f"repair_text takes str, not {type(text).__name__}; use repair_bytes for bytes")
-        return self._run(Document(text, self.settings, lm=self.lm))
+        return self.run(text).result  # type: ignore[return-value]
 
     def repair_bytes(self, data: bytes) -> Result:
         if not isinstance(data, (bytes, bytearray, memoryview)):
             raise TypeError(f"repair_bytes takes bytes, not {type(data).__name__}")
-        decoded = decode_bytes(bytes(data))
-        doc = Document(decoded.text, self.settings, undecodable=decoded.undecodable, lm=self.lm)
-        result = self._run(doc)
-        return Result(
-            result.text,
-            result.edits,
-            result.source_text,
-            encoding=decoded.encoding + ("-sig" if decoded.bom and decoded.encoding == "utf-8" else ""),
-            encoding_segments=tuple(decoded.segments),
-        )
+        return self.run(bytes(data)).result  # type: ignore[return-value]
+
+    def run(self, source: str | bytes) -> Job:
+        """Take one text (or bytes) through the pipeline's stages; the job
+        keeps what each stage made and how long it took."""
+        return pipeline.run(Job(source, self._tools))
 
     def with_batch_witnesses(self, batch: Callable[[], Iterable[str]]) -> None:
         """Let the clean parts of a batch witness each other's gaps.
@@ -123,66 +132,6 @@ class Repairer:
         """Stream results for an iterable of documents (text or bytes)."""
         for doc in documents:
             yield self.repair_bytes(doc) if isinstance(doc, (bytes, bytearray)) else self.repair_text(doc)
-
-    def _run(self, doc: Document) -> Result:
-        edits = [decide(family, span, doc) for family, span in detect(doc)]
-        if self._witnesses is not None and (self.settings.families is None or "placeholder" in self.settings.families):
-            # A lone 囗 is the character itself unless other copies read it otherwise.
-            from repair.families.placeholders import Placeholders
-            from repair.fill.lone_boxes import witnessed_boxes
-
-            boxes = witnessed_boxes(doc.text, edits, self._witnesses)
-            edits = sorted([*edits, *(decide(Placeholders(), span, doc) for span in boxes)], key=lambda e: e.start)
-        if self.lm is not None:
-            from repair.fill.ranker import fill
-
-            edits = fill(
-                doc.text,
-                edits,
-                self.lm,
-                min_confidence=self.min_confidence,
-                script=doc.script,
-                witnesses=self._witnesses,
-                glyphs=self._glyphs,
-                same_edition=self.same_edition,
-            )
-            from repair.fill.codec_edges import refine
-
-            edits = refine(doc.text, edits, self.lm, placeholder=self.placeholder)
-            from repair.fill.byte_holes import fill_runs
-
-            edits = fill_runs(
-                doc.text,
-                edits,
-                self.lm,
-                min_confidence=self.min_confidence,
-                simplified=(doc.script if doc.script != "neutral" else "traditional") == "simplified",
-                placeholder=self.placeholder,
-                # The references as written (a batch keeps only the contexts
-                # of its gaps, not its texts, so its files are not searched).
-                copies=tuple(zip(self.references, self._references_as_written(), strict=True)),
-            )
-            if self.settings.families is None or "lookalike" in self.settings.families:
-                from repair.fill.lookalike import check
-
-                edits = check(doc.text, edits, self.lm, min_confidence=self.min_confidence)
-        wanted = self.settings.families is None or "deletion" in self.settings.families
-        if self._reference_index is not None and wanted:
-            # Needs no model: the references alone say what is missing.
-            from repair.fill.deletions import witnessed
-            from repair.plausibility import script_of
-
-            edits = witnessed(
-                doc.text,
-                edits,
-                self._reference_index,
-                min_confidence=self.min_confidence,
-                simplified=(doc.script if doc.script != "neutral" else script_of(doc.text)) == "simplified",
-                same_edition=self.same_edition,
-                raw=self._references_as_written(),
-            )
-        text, placed = apply_edits(doc.text, edits)
-        return Result(text, placed, doc.text)
 
     def _references_as_written(self) -> tuple[str, ...]:
         """The references with their punctuation, folded as witness keys are

@@ -10,9 +10,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from repair.types import Edit, undo_edits
+from repair.pipeline.job import Job
+from repair.types import Edit, Result, undo_edits
 
-__all__ = ["apply_edits", "undo_edits"]
+__all__ = ["apply_edits", "run", "undo_edits"]
+
+
+def run(job: Job) -> None:
+    assert job.doc is not None
+    text, placed = apply_edits(job.doc.text, job.edits)
+    job.result = Result(text, placed, job.doc.text, encoding=job.encoding, encoding_segments=job.encoding_segments)
 
 
 def apply_edits(text: str, edits: Iterable[Edit]) -> tuple[str, tuple[Edit, ...]]:

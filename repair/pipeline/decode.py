@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 import chardet
 
 from repair.errors import BinaryInputError
+from repair.families.base import Document
+from repair.pipeline.job import Job
 from repair.plausibility import mean_logp
 
 CANDIDATE_CODECS = ("utf-8", "gb18030", "big5hkscs")
@@ -275,3 +277,15 @@ def _foreign_stretch(rest: bytes, alternatives: list[str]) -> tuple[str, int, st
         if best is None or nbytes > best[1]:
             best = (text, nbytes, alt)
     return best
+
+
+def run(job: Job) -> None:
+    """Text is taken as it is; bytes are decoded, and what could not be read is kept by offset."""
+    tools = job.tools
+    if isinstance(job.source, str):
+        job.doc = Document(job.source, tools.settings, lm=tools.lm)
+        return
+    decoded = decode_bytes(bytes(job.source))
+    job.doc = Document(decoded.text, tools.settings, undecodable=decoded.undecodable, lm=tools.lm)
+    job.encoding = decoded.encoding + ("-sig" if decoded.bom and decoded.encoding == "utf-8" else "")
+    job.encoding_segments = tuple(decoded.segments)

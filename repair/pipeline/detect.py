@@ -12,7 +12,13 @@ from __future__ import annotations
 
 from repair.families import families
 from repair.families.base import Document, Family, outside
+from repair.pipeline.job import Job
 from repair.types import Span
+
+
+def run(job: Job) -> None:
+    assert job.doc is not None
+    job.spans = detect(job.doc)
 
 
 def detect(doc: Document) -> list[tuple[Family, Span]]:

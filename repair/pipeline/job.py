@@ -1,0 +1,53 @@
+"""What the stages share: the text under repair, its edits so far, and the tools.
+
+A ``Job`` is one document on its way through the stages; ``Tools`` is what a
+``Repairer`` holds for every document (settings, model, witnesses), handed to
+the stages so that they never reach back up into the library interface.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from repair.families.base import Document, Family, Settings
+from repair.types import Edit, Result, Span
+
+
+@dataclass
+class Tools:
+    """A Repairer's set-up, as the stages see it."""
+
+    settings: Settings
+    lm: Any = None
+    # Witnesses of every gap (references and, in a batch, the batch's texts),
+    # and the references alone, indexed completely (for lost characters).
+    witnesses: Any = None
+    reference_index: Any = None
+    glyphs: Any = None
+    same_edition: bool = False
+    # The references as given, and as witness keys fold them (built on first use).
+    references: tuple[str, ...] = ()
+    references_as_written: Callable[[], tuple[str, ...]] = tuple
+
+    def wants(self, kind: str) -> bool:
+        """Whether the user left the family ``kind`` on."""
+        return self.settings.families is None or kind in self.settings.families
+
+
+@dataclass
+class Job:
+    """One document's way through the stages; each stage fills in its part."""
+
+    source: str | bytes
+    tools: Tools
+    doc: Document | None = None
+    # From the decode stage, for bytes: the encoding found and its segments.
+    encoding: str | None = None
+    encoding_segments: tuple = ()
+    spans: list[tuple[Family, Span]] = field(default_factory=list)
+    edits: list[Edit] = field(default_factory=list)
+    result: Result | None = None
+    # Seconds each stage took (what the benchmark's cost model reads).
+    seconds: dict[str, float] = field(default_factory=dict)
