@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any, ClassVar, Protocol
 
 from repair.charclass import HAN_CLASS
@@ -45,6 +45,17 @@ class Document:
     # The character model the channel's search reads lost bytes with (None:
     # the unigram prior alone, enough for lossless re-readings).
     lm: Any = None
+    # The characters of the families' triggers that the text holds, found by
+    # the detect stage's one scan (None: not scanned, so any may be there).
+    present: str | None = None
+
+    def holds(self, chars: str) -> bool:
+        """Whether the text holds one of ``chars`` (a regex class body)."""
+        if not chars:
+            return False
+        if self.present is None:
+            return _char_class(chars).search(self.text) is not None
+        return _char_class(chars).search(self.present) is not None
 
     @cached_property
     def stretches(self) -> list:
@@ -118,6 +129,10 @@ class Proposal:
 
 class Family(Protocol):
     kind: ClassVar[str]
+    # Characters (a regex class body) one of which every span of the family
+    # holds: where the detect stage's scan finds none, the family is not
+    # asked.  None: the family searches by its own test (improbable stretches).
+    trigger: ClassVar[str | None]
     # Lower claims a stretch of text first when detections overlap: a long
     # mojibake run outranks the kana and PUA characters inside it.
     priority: ClassVar[int]
@@ -125,6 +140,11 @@ class Family(Protocol):
     def detect(self, doc: Document) -> list[Span]: ...
 
     def propose(self, span: Span, doc: Document) -> Proposal: ...
+
+
+@lru_cache(maxsize=64)
+def _char_class(chars: str) -> re.Pattern[str]:
+    return re.compile(f"[{chars}]")
 
 
 def span_from_match(m: re.Match[str], kind: str, **info: Any) -> Span:

@@ -272,6 +272,7 @@ def render(pieces: list[tuple[str | None, dict]], placeholder: str) -> tuple[str
 class ByteShift:
     kind = "byte_shift"
     priority = 21
+    trigger = None  # improbable stretches
 
     def detect(self, doc: Document) -> list[Span]:
         text = doc.text

@@ -282,6 +282,7 @@ def _trim_unchanged(text: str, start: int, end: int, out: str) -> tuple[int, int
 class CodecConfusion:
     kind = "codec_confusion"
     priority = 20
+    trigger = None  # improbable stretches and lines
 
     def detect(self, doc: Document) -> list[Span]:
         text = doc.text

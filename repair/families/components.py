@@ -63,6 +63,7 @@ def ids_length(text: str, i: int) -> int:
 class ComponentSpellings(MarkOnly):
     kind = "component"
     priority = 35
+    trigger = "‹<〈\\[" + IDS_BINARY + IDS_TERNARY + SIDE_FORMS
 
     def detect(self, doc: Document) -> list[Span]:
         text = doc.text

@@ -89,6 +89,7 @@ def decode_escape(text: str) -> str | None:
 class Escapes:
     kind = "escape"
     priority = 10
+    trigger = r"&\\%"
 
     def detect(self, doc: Document) -> list[Span]:
         spans = []

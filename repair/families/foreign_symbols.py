@@ -19,7 +19,8 @@ from repair.families.base import Document, MarkOnly
 from repair.types import Span
 
 MAX_RUN = 2
-FOREIGN_RUN_RE = re.compile("[" + "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi, _ in FOREIGN_SYMBOL_RANGES) + "]+")
+FOREIGN_CLASS = "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi, _ in FOREIGN_SYMBOL_RANGES)
+FOREIGN_RUN_RE = re.compile(f"[{FOREIGN_CLASS}]+")
 LIST_MARKS = set("、，。；：")
 KANA_WORD_RE = re.compile("[\u3041-\u30ff]{3,}")
 
@@ -27,6 +28,7 @@ KANA_WORD_RE = re.compile("[\u3041-\u30ff]{3,}")
 class ForeignSymbols(MarkOnly):
     kind = "foreign_symbol"
     priority = 45
+    trigger = FOREIGN_CLASS
 
     def detect(self, doc: Document) -> list[Span]:
         text = doc.text

@@ -33,7 +33,10 @@ AFTER = r"(?:整理|提供|首发|首發|制作|製作)"
 INSIDE = r"[^【】\[\]（）()〔〕\n，。；]"
 
 # (pattern, what it is, confidence); each pattern matches the junk exactly.
-JUNK_PATTERNS: tuple[tuple[re.Pattern[str], str, float], ...] = (
+# (pattern, what it is, confidence, characters one of which every match holds:
+# the detect stage's scan says which are in the text, so a pattern whose
+# characters are absent is never run).
+JUNK_PATTERNS: tuple[tuple[re.Pattern[str], str, float, str], ...] = (
     # A whole bracketed watermark: 【来源：读书之家-dushuzhijia.com】, （本书由x.la整理）
     # The bracket must close right after the address (or a word like 整理):
     # a real note that happens to hold an address keeps its own text.
@@ -43,6 +46,7 @@ JUNK_PATTERNS: tuple[tuple[re.Pattern[str], str, float], ...] = (
         ),
         "watermark",
         0.99,
+        "A-Za-z",  # the address's top-level domain
     ),
     # A bare site name or address glued to the text: -dushuzhijia.com, 更多…请访问x.cc
     (
@@ -59,10 +63,16 @@ JUNK_PATTERNS: tuple[tuple[re.Pattern[str], str, float], ...] = (
         ),
         "watermark",
         0.99,
+        "A-Za-z",  # the address's top-level domain
     ),
     # Site furniture alone on a line.
-    (re.compile(r"(?m)^[ \t\u3000]*第[ \t]*[0-9０-９]+[ \t]*[章节節回页頁][ \t\u3000]*$\n?"), "chapter counter", 0.95),
-    (re.compile(r"(?m)^[ \t\u3000]*[>＞<#*=~|_\-]{1,5}[ \t\u3000]*$\n?"), "stray symbol line", 0.95),
+    (
+        re.compile(r"(?m)^[ \t\u3000]*第[ \t]*[0-9０-９]+[ \t]*[章节節回页頁][ \t\u3000]*$\n?"),
+        "chapter counter",
+        0.95,
+        "第",
+    ),
+    (re.compile(r"(?m)^[ \t\u3000]*[>＞<#*=~|_\-]{1,5}[ \t\u3000]*$\n?"), "stray symbol line", 0.95, r">＞<#*=~|_\-"),
     (
         re.compile(
             r"(?m)^[ \t\u3000]*(?:" + NAVIGATION + r"|本章完|手机阅读|手機閱讀)"
@@ -70,6 +80,7 @@ JUNK_PATTERNS: tuple[tuple[re.Pattern[str], str, float], ...] = (
         ),
         "navigation line",
         0.95,
+        "章页頁录錄签机機",
     ),
 )
 
@@ -77,11 +88,14 @@ JUNK_PATTERNS: tuple[tuple[re.Pattern[str], str, float], ...] = (
 class Junk:
     kind = "junk"
     priority = 5
+    trigger = "".join(needs for *_, needs in JUNK_PATTERNS)
 
     def detect(self, doc: Document) -> list[Span]:
         spans: list[Span] = []
         taken: list[tuple[int, int]] = []
-        for pattern, what, confidence in JUNK_PATTERNS:
+        for pattern, what, confidence, needs in JUNK_PATTERNS:
+            if not doc.holds(needs):
+                continue
             for m in pattern.finditer(doc.text):
                 start, end = m.start(), m.end()
                 if start == end or any(s < end and start < e for s, e in taken):

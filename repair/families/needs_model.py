@@ -48,6 +48,7 @@ LOOKALIKE_SETS: tuple[str, ...] = (
 class Deletions(MarkOnly):
     kind = "deletion"
     priority = 90
+    trigger = ""  # found by the model and the references, not by a scan
 
     def detect(self, doc: Document) -> list[Span]:
         return []
@@ -56,6 +57,7 @@ class Deletions(MarkOnly):
 class LookAlikes(MarkOnly):
     kind = "lookalike"
     priority = 90
+    trigger = ""  # found by the model and the references, not by a scan
 
     def detect(self, doc: Document) -> list[Span]:
         return []

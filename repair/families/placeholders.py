@@ -23,6 +23,7 @@ PLACEHOLDER_RUN_RE = re.compile(f"[{PLACEHOLDERS}]+")
 class Placeholders(MarkOnly):
     kind = "placeholder"
     priority = 45
+    trigger = PLACEHOLDERS
 
     def detect(self, doc: Document) -> list[Span]:
         text = doc.text

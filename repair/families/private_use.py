@@ -15,7 +15,8 @@ from repair.channel.forward import strict_encode
 from repair.families.base import Document, MarkOnly
 from repair.types import Span
 
-PUA_RUN_RE = re.compile("[\ue000-\uf8ff\U000f0000-\U000ffffd\U00100000-\U0010fffd]+")
+PUA_CLASS = "\ue000-\uf8ff\U000f0000-\U000ffffd\U00100000-\U0010fffd"
+PUA_RUN_RE = re.compile(f"[{PUA_CLASS}]+")
 
 
 def gbk_user_bytes(ch: str) -> str | None:
@@ -27,6 +28,7 @@ def gbk_user_bytes(ch: str) -> str | None:
 class PrivateUse(MarkOnly):
     kind = "private_use"
     priority = 40
+    trigger = PUA_CLASS
 
     def detect(self, doc: Document) -> list[Span]:
         return [

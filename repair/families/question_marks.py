@@ -32,6 +32,7 @@ def _is_han(ch: str) -> bool:
 class QuestionMarks(MarkOnly):
     kind = "question_mark"
     priority = 40
+    trigger = "?？"
 
     def detect(self, doc: Document) -> list[Span]:
         text = doc.text

@@ -98,7 +98,8 @@ SUPPLEMENT_EQUIVALENTS: dict[str, str] = {
     "⻳": "龟",
 }
 
-RADICAL_RE = re.compile("[\u2e80-\u2ef3\u2f00-\u2fd5]")
+RADICAL_CLASS = "\u2e80-\u2ef3\u2f00-\u2fd5"
+RADICAL_RE = re.compile(f"[{RADICAL_CLASS}]")
 
 
 def equivalent_ideograph(ch: str) -> str | None:
@@ -110,6 +111,7 @@ def equivalent_ideograph(ch: str) -> str | None:
 class RadicalStandIns:
     kind = "radical"
     priority = 30
+    trigger = RADICAL_CLASS
 
     def detect(self, doc: Document) -> list[Span]:
         return [

@@ -19,6 +19,7 @@ FFFD_RUN_RE = re.compile("\ufffd+")
 class ReplacementChars(MarkOnly):
     kind = "replacement_char"
     priority = 40
+    trigger = "\\ufffd"
 
     def detect(self, doc: Document) -> list[Span]:
         spans = []

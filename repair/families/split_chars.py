@@ -46,6 +46,7 @@ class SplitChars(MarkOnly):
     kind = "split_char"
     # Before the single marks (40): "�@" is one character, not "�" and a stray "@".
     priority = 38
+    trigger = MARK[1:-1]
 
     def detect(self, doc: Document) -> list[Span]:
         text = doc.text

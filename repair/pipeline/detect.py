@@ -10,7 +10,9 @@ never left unmarked, and never hides what a family can explain.
 
 from __future__ import annotations
 
-from repair.families import families
+import re
+
+from repair.families import REGISTRY, families
 from repair.families.base import Document, Family, outside
 from repair.pipeline.job import Job
 from repair.types import Span
@@ -21,12 +23,29 @@ def run(job: Job) -> None:
     job.spans = detect(job.doc)
 
 
+# One compiled scan for every family's trigger characters: on clean text it
+# finds nothing, and no family that needs a marker is asked.
+SCAN_RE = re.compile("[" + "".join(f.trigger for f in REGISTRY if f.trigger) + "]")
+
+
+def scan(text: str) -> str:
+    """The distinct trigger characters ``text`` holds.
+
+    >>> sorted(scan("子曰□學而時習之？"))
+    ['□', '？']
+    """
+    return "".join(set(SCAN_RE.findall(text)))
+
+
 def detect(doc: Document) -> list[tuple[Family, Span]]:
     claimed = doc.claimed
     claimed.clear()
     found: list[tuple[Family, Span]] = []
     late: list[tuple[Family, Span]] = []
+    doc.present = scan(doc.text)
     for family in families(doc.settings.families):
+        if family.trigger is not None and not doc.holds(family.trigger):
+            continue  # none of the characters its spans need
         for span in family.detect(doc):
             if span.info.get("late"):
                 late.append((family, span))
