@@ -12,6 +12,7 @@ A ``CharLM`` pickles as its path, so workers reload it by mmap.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -185,6 +186,36 @@ class CharLM:
                 state = out
             scores.append(total)
         return scores
+
+    def outscored(self, left: str, candidates: Sequence[str], right: str, handicap: float) -> bool:
+        """Whether some candidate after the first, with ``handicap`` added to
+        its score, scores above the first (scores exactly as
+        ``score_candidates`` gives them, without a cache).
+
+        The others are scored term by term and each is given up as soon as its
+        running sum cannot win: a term is a log probability, at most 0, so the
+        sum so far bounds the total.  With a large negative handicap most are
+        given up before their first term, and the answer costs about what
+        scoring the first candidate does.
+        """
+        k = self._kenlm
+        model = self.model
+        right = right[: self.order - 1]
+        start = self._state_after(left)
+
+        def score(cand: str, first: float = -math.inf) -> float:
+            """The candidate's score, or its running sum once that cannot beat ``first``."""
+            total, state = 0.0, start
+            for ch in cand + right:
+                if total + handicap <= first:
+                    break
+                out = k.State()
+                total += model.BaseScore(state, ch, out)
+                state = out
+            return total
+
+        first = score(candidates[0])
+        return any(score(cand, first) + handicap > first for cand in candidates[1:])
 
 
 _DEFAULT: CharLM | None = None
