@@ -52,12 +52,34 @@ def _converter(config: str):
     return opencc.OpenCC(config)
 
 
+# Conversions of short strings (a character, a candidate pair, a context) are
+# asked for again and again: they are kept.  OpenCC is deterministic, so a
+# kept conversion is the one it would give.
+SHORT = 16
+
+
+@lru_cache(maxsize=1 << 18)
+def _short_traditional(text: str) -> str:
+    out = _converter("s2t").convert(text)
+    return out if len(out) == len(text) else text
+
+
+@lru_cache(maxsize=1 << 18)
+def _short_simplified(text: str) -> str:
+    out = _converter("t2s").convert(text)
+    return out if len(out) == len(text) else text
+
+
 def to_traditional(text: str) -> str:
     """Map simplified characters to traditional (one-to-one in length)."""
+    if len(text) <= SHORT:
+        return _short_traditional(text)
     out = _converter("s2t").convert(text)
     return out if len(out) == len(text) else text
 
 
 def to_simplified(text: str) -> str:
+    if len(text) <= SHORT:
+        return _short_simplified(text)
     out = _converter("t2s").convert(text)
     return out if len(out) == len(text) else text
