@@ -42,7 +42,7 @@ from repair.fill.ranker import (
     right_context,
 )
 from repair.lm.model import CharLM
-from repair.lm.tokens import to_simplified, to_traditional
+from repair.lm.tokens import to_simplified_each, to_traditional, to_traditional_each
 from repair.types import Candidate, Edit, Slot
 
 # Fitted by benchmarks/calibrate_byte_holes.py (seed 1): see that script's
@@ -237,12 +237,12 @@ def calibrated(raw: float) -> float:
 
 
 def _scores(lm: CharLM, left: str, cands: list[str], right: str, simplified: bool) -> np.ndarray:
-    projected = [to_traditional(c) for c in cands]
+    projected = to_traditional_each(cands)
     scores = np.asarray(lm.score_candidates(left, projected, right))
     # Not the other way: traditional texts of the corpus write 无 盖 黄 too,
     # and penalizing them lost more than it saved (benchmarks/narrow_reader.py).
     if simplified:
-        other = np.asarray([to_simplified(c) != c for c in cands])
+        other = np.asarray([s != c for s, c in zip(to_simplified_each(cands), cands, strict=True)])
         scores = scores - OTHER_SCRIPT_PENALTY * other
     return scores
 
