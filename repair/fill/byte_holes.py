@@ -25,6 +25,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import replace
 from functools import lru_cache
+from weakref import WeakKeyDictionary
 
 import numpy as np
 
@@ -41,7 +42,7 @@ from repair.fill.ranker import (
     right_context,
 )
 from repair.lm.model import CharLM
-from repair.lm.tokens import to_simplified, to_traditional
+from repair.lm.tokens import to_simplified_each, to_traditional, to_traditional_each
 from repair.types import Candidate, Edit, Slot
 
 # Fitted by benchmarks/calibrate_byte_holes.py (seed 1): see that script's
@@ -142,10 +143,30 @@ def candidates(slot: Slot, codec: str) -> list[str]:
         # A lead byte lost to a narrower reader: the character is one it lacks.
         return [ch for ch in found if not encodable(ch, reader)] if isinstance(reader, str) else found
     if slot.chars == 2 and lead is not None and trail is not None:
-        firsts = _by_lead(codec).get(lead, ())
-        seconds = _by_trail(codec).get(trail, ())
-        return [a + b for t1, a in firsts for l2, b in seconds if deleted_pair(t1, l2, codec)]
+        return list(_glued(lead, trail, codec))
     return []
+
+
+@lru_cache(maxsize=4)
+def _dropped_after(codec: str) -> dict[int, frozenset[int]]:
+    """For each first byte, the second bytes with which it makes a deleted pair."""
+    out: dict[int, set[int]] = {}
+    for first, second in private_use_pairs(codec):
+        out.setdefault(first, set()).add(second)
+    return {first: frozenset(seconds) for first, seconds in out.items()}
+
+
+@lru_cache(maxsize=4096)
+def _glued(lead: int, trail: int, codec: str) -> tuple[str, ...]:
+    """The pairs of characters a deleted pair glues into (lead, trail), as ``candidates`` lists them."""
+    dropped = _dropped_after(codec)
+    seconds = _by_trail(codec).get(trail, ())
+    out: list[str] = []
+    for t1, a in _by_lead(codec).get(lead, ()):
+        leads = dropped.get(t1)
+        if leads:
+            out.extend(a + b for l2, b in seconds if l2 in leads)
+    return tuple(out)
 
 
 # A mark restored at a resync point: the bytes allow a dozen symbols of which
@@ -176,17 +197,52 @@ def resynced(lead: int, next_byte: int | None, codec: str, reader: str) -> list[
     return found
 
 
+# Per model: whether it knows a character's traditional form, and which of a
+# set of allowed fills it can score (the same sets come back hole after hole).
+_KNOWN: WeakKeyDictionary[CharLM, dict[str, bool]] = WeakKeyDictionary()
+_SCOREABLE: WeakKeyDictionary[CharLM, dict[tuple[str, ...], tuple[str, ...]]] = WeakKeyDictionary()
+MAX_SCOREABLE = 4096
+
+
+def _scoreable(lm: CharLM, allowed: Sequence[str]) -> tuple[str, ...]:
+    """The fills of ``allowed`` whose every character the model knows (in traditional form), in order."""
+    sets = _SCOREABLE.get(lm)
+    if sets is None:
+        sets = _SCOREABLE[lm] = {}
+    key = tuple(allowed)
+    got = sets.get(key)
+    if got is not None:
+        return got
+    known = _KNOWN.get(lm)
+    if known is None:
+        known = _KNOWN[lm] = {}
+    out = []
+    for c in key:
+        for ch in c:
+            ok = known.get(ch)
+            if ok is None:
+                ok = known[ch] = to_traditional(ch) in lm
+            if not ok:
+                break
+        else:
+            out.append(c)
+    if len(sets) >= MAX_SCOREABLE:
+        sets.clear()
+    got = sets[key] = tuple(out)
+    return got
+
+
 def calibrated(raw: float) -> float:
     return observed_accuracy(raw, RELIABILITY)
 
 
 def _scores(lm: CharLM, left: str, cands: list[str], right: str, simplified: bool) -> np.ndarray:
-    projected = [to_traditional(c) for c in cands]
+    projected = to_traditional_each(cands)
     scores = np.asarray(lm.score_candidates(left, projected, right))
     # Not the other way: traditional texts of the corpus write 无 盖 黄 too,
     # and penalizing them lost more than it saved (benchmarks/narrow_reader.py).
     if simplified:
-        other = np.asarray([to_simplified(c) != c for c in cands])
+        other = np.asarray([s != c for s, c in zip(to_simplified_each(cands), cands, strict=True)])
         scores = scores - OTHER_SCRIPT_PENALTY * other
     return scores
 
@@ -253,7 +309,7 @@ def decode_run(
                 )
                 pos += span
                 continue
-        cands = [c for c in allowed if all(to_traditional(ch) in lm for ch in c)]
+        cands = list(_scoreable(lm, allowed))
         if glued_check:
             cands = [after[pos], *cands]
         if not cands or (glued_check and len(cands) == 1):

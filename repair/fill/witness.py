@@ -23,6 +23,9 @@ MIN_SIDE = 4
 # is one character per mark, a run of ``?`` or U+FFFD one or several per
 # character, and a lacuna longer than this is left to the reader.
 MAX_RUN = 4
+# An index of only some contexts searches for them when there are fewer than
+# one for every this many characters of a text.
+FEW_KEYS = 64
 
 
 @lru_cache(maxsize=65536)
@@ -87,6 +90,9 @@ class WitnessIndex:
         # mark is masked before its text is indexed.
         for piece in han_projection(text, MARK_RE):
             folded = fold(piece)
+            if only is not None and len(only) * FEW_KEYS < len(piece):
+                self._add_sought(piece, folded, only)
+                continue
             for width, table in self.runs.items():
                 for i in range(k, len(piece) - k - width + 1):
                     key = folded[i - k : i] + folded[i + width : i + width + k]
@@ -94,6 +100,31 @@ class WitnessIndex:
                         table[key][piece[i : i + width]] += 1
             if joined is not None:
                 joined.update(folded[i : i + 2 * k] for i in range(len(piece) - 2 * k + 1))
+
+    def _add_sought(self, piece: str, folded: str, only: set[str]) -> None:
+        """``add`` for one piece when only a few contexts are indexed: each
+        context's left side is searched for (a few places in a long text)
+        instead of reading every place, and the fills are counted in the
+        same order as reading every place would."""
+        k = self.side
+        rights: dict[str, set[str]] = {}
+        for key in only:
+            if len(key) == 2 * k:
+                rights.setdefault(key[:k], set()).add(key[k:])
+        starts = []
+        for left in rights:
+            j = folded.find(left)
+            while j >= 0:
+                starts.append(j + k)
+                j = folded.find(left, j + 1)
+        starts.sort()
+        for width, table in self.runs.items():
+            for i in starts:
+                if i > len(piece) - k - width:
+                    continue
+                right = folded[i + width : i + width + k]
+                if right in rights[folded[i - k : i]]:
+                    table[folded[i - k : i] + right][piece[i : i + width]] += 1
 
     def counts(self) -> dict[str, dict[str, dict[str, int]]]:
         """The index as plain data (what a worker sends back), every width."""

@@ -11,8 +11,10 @@ scorer mixes with the static model: P = (1-w)·P_model + w·P_cache.
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Iterable
+from operator import add
 
 from repair.lm.tokens import han_projection
 
@@ -24,31 +26,47 @@ class CacheModel:
         self.counts: Counter[str] = Counter()
         self.contexts: Counter[str] = Counter()
         self.total = 0
-        # Bigram neighbours, built on first use (and dropped when text is added).
-        self._next: dict[str, set[str]] | None = None
+        # Bigram neighbours of the characters asked about, found in the text
+        # when first asked (and dropped when text is added).
+        self._pieces: list[str] = []
+        self._joined: str | None = None
+        self._next: dict[str, set[str]] = {}
         self._prev: dict[str, set[str]] = {}
         for text in texts:
             self.add(text)
 
     def add(self, text: str) -> None:
-        self._next = None
+        self._joined, self._next, self._prev = None, {}, {}
+        counts, contexts = self.counts, self.contexts
         for piece in han_projection(text):
+            self._pieces.append(piece)
             self.total += len(piece)
-            for n in range(1, ORDER + 1):
-                grams = [piece[i : i + n] for i in range(len(piece) - n + 1)]
-                self.counts.update(grams)  # Counter.update counts a list in C
-                if n > 1:
-                    self.contexts.update(g[:-1] for g in grams)
+            # The n-grams of each order in text order (piece[i:i+n] for every
+            # i), each order from the one below: Counter.update counts a list in C.
+            grams = list(piece)
+            counts.update(grams)
+            for n in range(2, ORDER + 1):
+                # A context is an n-gram's first n-1 characters: every
+                # (n-1)-gram but the piece's last.
+                contexts.update(grams[:-1])
+                grams = list(map(add, grams, piece[n - 1 :]))
+                counts.update(grams)
 
     def neighbours(self, before: str, after: str) -> set[str]:
         """The characters this text puts right after ``before`` or right before ``after``."""
-        if self._next is None:
-            self._next, self._prev = {}, {}
-            for gram in self.counts:
-                if len(gram) == 2:
-                    self._next.setdefault(gram[0], set()).add(gram[1])
-                    self._prev.setdefault(gram[1], set()).add(gram[0])
-        return self._next.get(before, set()) | self._prev.get(after, set())
+        return self._around(self._next, before, "{}(?=(.))") | self._around(self._prev, after, "(.)(?={})")
+
+    def _around(self, found: dict[str, set[str]], ch: str, pattern: str) -> set[str]:
+        got = found.get(ch)
+        if got is None:
+            got = set()
+            if len(ch) == 1:
+                if self._joined is None:
+                    # Pieces joined by a line break, which no piece holds and ``.`` does not match.
+                    self._joined = "\n".join(self._pieces)
+                got = set(re.findall(pattern.format(re.escape(ch)), self._joined))
+            found[ch] = got
+        return got
 
     def prob(self, history: str, ch: str) -> float:
         """Interpolated estimate, longest history first (Witten-Bell style weights)."""

@@ -13,13 +13,16 @@ A ``CharLM`` pickles as its path, so workers reload it by mmap.
 from __future__ import annotations
 
 import math
+import operator
 import os
 from collections.abc import Callable, Sequence
+from itertools import repeat
 from pathlib import Path
 from typing import TypeVar
 
 import numpy as np
 
+from repair.lm.cache import ORDER as CACHE_ORDER
 from repair.lm.cache import CacheModel
 
 MODELS_DIR = Path(__file__).resolve().parent.parent.parent / "models"
@@ -27,6 +30,9 @@ DEFAULT_MODEL_NAME = "classical-trad.binary"
 ENV_MODEL = "REPAIR_MODEL"
 # Shortlists kept for the contexts seen (bounded: emptied when full).
 MAX_SHORTLISTS = 4096
+# Second terms kept per (character after the slot, candidate set): one array
+# of the candidate set's length each.
+MAX_SECOND_TERMS = 64
 T = TypeVar("T")
 
 
@@ -136,17 +142,92 @@ class CharLM:
         return sorted(chosen)
 
     def _shortlist(self, left: str, candidates: Sequence[str], first: str, keep: int) -> list[int]:
-        k = self._kenlm
+        return np.argpartition(-self._partial_scores(left, candidates, first), keep)[:keep].tolist()
+
+    def _partial_scores(self, left: str, candidates: Sequence[str], first: str) -> np.ndarray:
+        """Each candidate's first two terms after ``left``: the slot, and ``first`` after it.
+
+        Each term is the model's own value and the two add as doubles, so
+        the sums are exact.  The calls go through ``map`` (no Python loop per
+        candidate).  The second term depends only on the model's state after
+        the candidate, which for most candidates is the state after the
+        candidate alone: once ``first`` has come back, that term is read from
+        what it was then, and asked only where the state differs.
+        """
         model = self.model
-        start = self._state_after(left)
-        out, out2 = k.State(), k.State()
-        partial = np.empty(len(candidates))
-        for i, cand in enumerate(candidates):
-            lp = model.BaseScore(start, cand[0], out)
-            if first:
-                lp += model.BaseScore(out, first, out2)
-            partial[i] = lp
-        return np.argpartition(-partial, keep)[:keep].tolist()
+        n = len(candidates)
+        outs = self._scratch_states(n)
+        heads = self._heads(candidates)
+        term1 = list(map(model.BaseScore, repeat(self._state_after(left), n), heads, outs))
+        if not first:
+            return np.array(term1)
+        memo = self._memo()
+        seconds = memo["second"]
+        key = (first, id(candidates))
+        got = seconds.get(key)
+        if got is None or got[0] is not candidates:
+            seen = memo["firsts_seen"]
+            if key not in seen:
+                # The first time: asked directly (most characters come once).
+                if len(seen) >= MAX_SHORTLISTS:
+                    seen.clear()
+                seen.add(key)
+                term2 = list(map(model.BaseScore, outs, repeat(first, n), repeat(self._kenlm.State(), n)))
+                return np.add(term1, term2)
+            alone = self._alone_states(candidates)
+            values = np.array(list(map(model.BaseScore, alone, repeat(first, n), repeat(self._kenlm.State(), n))))
+            if len(seconds) >= MAX_SECOND_TERMS:
+                seconds.clear()
+            got = seconds[key] = (candidates, values)
+        alone = self._alone_states(candidates)
+        term2 = got[1].copy()
+        differ = np.flatnonzero(~np.fromiter(map(operator.eq, outs, alone), dtype=bool, count=n))
+        if differ.size:
+            scratch = self._kenlm.State()
+            term2[differ] = [model.BaseScore(outs[i], first, scratch) for i in differ.tolist()]
+        return np.add(term1, term2)
+
+    def _memo(self) -> dict:
+        """Per-model stores of the shortlist pass (made on first use)."""
+        memo = self.__dict__.get("_partial_memo")
+        if memo is None:
+            memo = self.__dict__["_partial_memo"] = {
+                "second": {},
+                "firsts_seen": set(),
+                "alone": {},
+                "heads": {},
+                "scratch": [],
+            }
+        return memo
+
+    def _scratch_states(self, n: int) -> list:
+        """``n`` model states to write into (reused: only read within one pass)."""
+        scratch = self._memo()["scratch"]
+        State = self._kenlm.State
+        while len(scratch) < n:
+            scratch.append(State())
+        return scratch[:n] if len(scratch) > n else scratch
+
+    def _heads(self, candidates: Sequence[str]) -> Sequence[str]:
+        """Each candidate's first character (the set itself when every candidate is one character)."""
+
+        def make() -> Sequence[str]:
+            return candidates if all(len(c) == 1 for c in candidates) else [c[0] for c in candidates]
+
+        return _kept_for(self._memo()["heads"], id(candidates), candidates, 8, make)
+
+    def _alone_states(self, candidates: Sequence[str]) -> list:
+        """The model's state after each candidate's first character with no context before it."""
+
+        def make() -> list:
+            null = self._kenlm.State()
+            self.model.NullContextWrite(null)
+            states = [self._kenlm.State() for _ in candidates]
+            for state, head in zip(states, self._heads(candidates), strict=True):
+                self.model.BaseScore(null, head, state)
+            return states
+
+        return _kept_for(self._memo()["alone"], id(candidates), candidates, 8, make)
 
     def _positions(self, candidates: Sequence[str]) -> dict[str, int]:
         """Where each candidate sits in ``candidates`` (kept for the last few
@@ -170,18 +251,57 @@ class CharLM:
         right = right[: self.order - 1]
         start = self._state_after(left)
         history0 = left[-(self.order - 1) :] if self.order > 1 else ""
+        if cache is not None and weight > 0.0:
+            return self._scores_with_cache(start, history0, candidates, right, cache, weight)
         scores = []
-        use_cache = cache is not None and weight > 0.0
+        for cand in candidates:
+            total = 0.0
+            state = start
+            for ch in cand + right:
+                out = k.State()
+                lp = model.BaseScore(state, ch, out)
+                total += lp
+                state = out
+            scores.append(total)
+        return scores
+
+    def _scores_with_cache(
+        self, start, history0: str, candidates: Sequence[str], right: str, cache: CacheModel, weight: float
+    ) -> list[float]:
+        """``score_candidates`` with the cache mixed into every term: the same
+        arithmetic as ``CacheModel.mix``, in the same order, with the cache's
+        reading of each history (the contexts it has seen) looked up once."""
+        State = self._kenlm.State
+        model = self.model
+        n1 = self.order - 1
+        counts, contexts, seen = cache.counts, cache.contexts, cache.total
+        lengths = range(1, CACHE_ORDER)
+        keep = 1.0 - weight
+        log10 = math.log10
+        scores = []
         for cand in candidates:
             total = 0.0
             state = start
             history = history0
             for ch in cand + right:
-                out = k.State()
+                out = State()
                 lp = model.BaseScore(state, ch, out)
-                if use_cache:
-                    lp = cache.mix(lp, history, ch, weight)
-                    history = (history + ch)[-(self.order - 1) :]
+                pc = 0.0
+                if seen:
+                    pc = counts.get(ch, 0) / seen
+                    for n in lengths:
+                        if len(history) < n:
+                            break
+                        h = history[-n:]
+                        c_h = contexts.get(h, 0)
+                        if not c_h:
+                            break
+                        lam = c_h / (c_h + 1.0)
+                        pc = lam * counts.get(h + ch, 0) / c_h + (1 - lam) * pc
+                p = keep * 10.0**lp + weight * pc
+                if p > 0:
+                    lp = log10(p)
+                history = (history + ch)[-n1:]
                 total += lp
                 state = out
             scores.append(total)

@@ -15,6 +15,7 @@ scoring, since the default model is trained on the traditional corpus.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 
 from repair.charclass import HAN_CLASS
@@ -52,12 +53,63 @@ def _converter(config: str):
     return opencc.OpenCC(config)
 
 
+# Conversions of short strings (a character, a candidate pair, a context) are
+# asked for again and again: they are kept.  OpenCC is deterministic, so a
+# kept conversion is the one it would give.
+SHORT = 16
+MAX_KEPT = 1 << 18
+_KEPT: dict[str, dict[str, str]] = {"s2t": {}, "t2s": {}}
+
+
+def _convert(text: str, config: str) -> str:
+    out = _converter(config).convert(text)
+    return out if len(out) == len(text) else text
+
+
+def _short(text: str, config: str) -> str:
+    kept = _KEPT[config]
+    got = kept.get(text)
+    if got is None:
+        if len(kept) >= MAX_KEPT:
+            kept.clear()
+        got = kept[text] = _convert(text, config)
+    return got
+
+
+def _many(texts: Sequence[str], config: str) -> list[str]:
+    """Each text converted alone, the short ones not kept yet in one call.
+
+    OpenCC matches its phrases within a line (no phrase holds a line break),
+    so each line of a joined text converts as it would alone; a text that
+    holds a line break itself, or an answer that does not split back into
+    as many lines, is converted alone.
+    """
+    kept = _KEPT[config]
+    new = [t for t in dict.fromkeys(texts) if len(t) <= SHORT and t not in kept and "\n" not in t]
+    if new:
+        if len(kept) + len(new) >= MAX_KEPT:
+            kept.clear()
+        lines = _converter(config).convert("\n".join(new)).split("\n")
+        if len(lines) == len(new):
+            for t, out in zip(new, lines, strict=True):
+                kept[t] = out if len(out) == len(t) else t
+    return [kept.get(t) or (_short(t, config) if len(t) <= SHORT else _convert(t, config)) for t in texts]
+
+
 def to_traditional(text: str) -> str:
     """Map simplified characters to traditional (one-to-one in length)."""
-    out = _converter("s2t").convert(text)
-    return out if len(out) == len(text) else text
+    return _short(text, "s2t") if len(text) <= SHORT else _convert(text, "s2t")
 
 
 def to_simplified(text: str) -> str:
-    out = _converter("t2s").convert(text)
-    return out if len(out) == len(text) else text
+    return _short(text, "t2s") if len(text) <= SHORT else _convert(text, "t2s")
+
+
+def to_traditional_each(texts: Sequence[str]) -> list[str]:
+    """``[to_traditional(t) for t in texts]``, converting the new ones in one call."""
+    return _many(texts, "s2t")
+
+
+def to_simplified_each(texts: Sequence[str]) -> list[str]:
+    """``[to_simplified(t) for t in texts]``, converting the new ones in one call."""
+    return _many(texts, "t2s")
