@@ -11,8 +11,7 @@ scorer mixes with the static model: P = (1-w)·P_model + w·P_cache.
 from __future__ import annotations
 
 import math
-import re
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from operator import add
 
@@ -26,20 +25,18 @@ class CacheModel:
         self.counts: Counter[str] = Counter()
         self.contexts: Counter[str] = Counter()
         self.total = 0
-        # Bigram neighbours of the characters asked about, found in the text
-        # when first asked (and dropped when text is added).
-        self._pieces: list[str] = []
-        self._joined: str | None = None
-        self._next: dict[str, set[str]] = {}
+        # Each character's neighbours in the text, read off the bigram counts
+        # when first asked (and dropped when text is added): one pass over
+        # the counts, not one over the text per character asked about.
+        self._next: dict[str, set[str]] | None = None
         self._prev: dict[str, set[str]] = {}
         for text in texts:
             self.add(text)
 
     def add(self, text: str) -> None:
-        self._joined, self._next, self._prev = None, {}, {}
+        self._next = None
         counts, contexts = self.counts, self.contexts
         for piece in han_projection(text):
-            self._pieces.append(piece)
             self.total += len(piece)
             # The n-grams of each order in text order (piece[i:i+n] for every
             # i), each order from the one below: Counter.update counts a list in C.
@@ -54,19 +51,13 @@ class CacheModel:
 
     def neighbours(self, before: str, after: str) -> set[str]:
         """The characters this text puts right after ``before`` or right before ``after``."""
-        return self._around(self._next, before, "{}(?=(.))") | self._around(self._prev, after, "(.)(?={})")
-
-    def _around(self, found: dict[str, set[str]], ch: str, pattern: str) -> set[str]:
-        got = found.get(ch)
-        if got is None:
-            got = set()
-            if len(ch) == 1:
-                if self._joined is None:
-                    # Pieces joined by a line break, which no piece holds and ``.`` does not match.
-                    self._joined = "\n".join(self._pieces)
-                got = set(re.findall(pattern.format(re.escape(ch)), self._joined))
-            found[ch] = got
-        return got
+        if self._next is None:
+            self._next, self._prev = defaultdict(set), defaultdict(set)
+            for gram in self.counts:
+                if len(gram) == 2:
+                    self._next[gram[0]].add(gram[1])
+                    self._prev[gram[1]].add(gram[0])
+        return self._next.get(before, set()) | self._prev.get(after, set())
 
     def prob(self, history: str, ch: str) -> float:
         """Interpolated estimate, longest history first (Witten-Bell style weights)."""
