@@ -173,16 +173,24 @@ class Reading:
     """What the reference has where the document has the span ``start:end``.
 
     ``text`` is the reference's Han characters (as the reference writes them)
-    between the two document characters that flank the span, and ``offsets``
-    where each is in the reference; when a flank is not aligned, only the
-    characters aligned to the span's own positions.  ``solid`` means the
-    reading can be trusted: the span lies between anchors with no unaligned
-    stretch between, both flanking characters are matches, the reference has
-    no more characters there than the span has positions (a longer stretch
-    holds a note or an addition, and where the gap falls in it is unknown),
-    and at least ``MIN_MATCHES`` of the ``WINDOW`` characters on each side
-    match.  An empty ``text`` with ``solid`` says the reference has nothing
-    there.
+    between the two matched document characters that flank the span, and
+    ``offsets`` where each is in the reference.  A run of marks is read as a
+    whole: the reference characters between its flanks are what it stands
+    for, however many marks it has (three U+FFFD may be one lost character);
+    part of a run reads its share when the run has one mark per character,
+    and otherwise the whole run's reading, with ``run`` (document offsets of
+    the run's first and last position, end exclusive) saying what it covers:
+    a ``？`` after a gap is punctuation as often as another gap, and the
+    caller knows which.  When a flank is not aligned, ``text`` holds only
+    what is aligned to the span's own positions and ``run`` is the span.
+
+    ``solid`` means the reading can be trusted: the span lies between anchors
+    with no unaligned stretch between, both flanking characters are matches
+    with only marks between them and the span, the reference has no more
+    characters there than the document has positions (a longer stretch holds
+    a note or an addition, and where the gap falls in it is unknown), and at
+    least ``MIN_MATCHES`` of the ``WINDOW`` characters on each side match.  An
+    empty ``text`` with ``solid`` says the reference has nothing there.
     """
 
     start: int
@@ -192,18 +200,20 @@ class Reading:
     solid: bool
     left_matches: int
     right_matches: int
+    run: tuple[int, int]
 
 
 @dataclass(frozen=True)
 class ReferenceRun:
     """Reference characters with nothing in the document, between document characters ``before`` and ``after``
-    (original offsets; -1 and len(document) at the document's ends)."""
+    (original offsets), where the document has ``marks`` damage marks (a run of them reads part of it)."""
 
     before: int
     after: int
     ref_start: int
     ref_end: int
     text: str
+    marks: int
 
 
 @dataclass
@@ -217,7 +227,9 @@ class Alignment:
     ref_at: list[int]
     kind: list[int]
     block: list[int]
-    ref_runs: list[tuple[int, int, int]]
+    # (document position before, document position after, reference start, end): reference characters
+    # between two aligned document characters that nothing but marks stands for.
+    ref_runs: list[tuple[int, int, int, int]]
     cost: dict[str, int] = field(default_factory=dict)
 
     def _positions(self, start: int, end: int) -> tuple[int, int]:
@@ -236,28 +248,33 @@ class Alignment:
         while right < n and kind[right] not in (EQUAL, VARIANT):
             right += 1
         ref = self.ref
-        if left >= 0 and right < n and block[left] >= 0 and block[left] == block[right]:
+        slots = right - left - 1
+        flanked = 0 <= left and right < n and block[left] >= 0 and block[left] == block[right]
+        run = (start, end)
+        if flanked:
             lo, hi = ref_at[left] + 1, ref_at[right]
-            positions = range(lo, hi)
+            if (left + 1, right) != (p0, p1) and hi - lo == slots:
+                lo, hi = lo + p0 - left - 1, hi - (right - p1)  # one mark per character: the span's share
+            elif slots:
+                run = (int(self.doc.offsets[left + 1]), int(self.doc.offsets[right - 1]) + 1)
+            positions: range | list[int] = range(lo, hi)
         else:
             positions = [ref_at[i] for i in range(p0, p1) if ref_at[i] >= 0]
         text = "".join(ref.raw[i] for i in positions)
         offsets = tuple(int(ref.offsets[i]) for i in positions)
-        left_matches = self._matches(p0 - 1, -1, window, block[left] if left >= 0 else -1)
-        right_matches = self._matches(p1, 1, window, block[right] if right < n else -1)
+        left_matches = self._matches(left, -1, window, block[left] if left >= 0 else -1)
+        right_matches = self._matches(right, 1, window, block[right] if right < n else -1)
         solid = (
-            left == p0 - 1
-            and right == p1
+            flanked
             and kind[left] == EQUAL
             and kind[right] == EQUAL
-            and block[left] >= 0
-            and block[left] == block[right]
-            and all(block[i] == block[left] for i in range(p0, p1))
+            and all(block[i] == block[left] for i in range(left + 1, right))
+            and all(kind[i] == WILD for i in (*range(left + 1, p0), *range(p1, right)))
             and len(text) <= max(1, p1 - p0)
             and left_matches >= min_matches
             and right_matches >= min_matches
         )
-        return Reading(start, end, text, offsets, solid, left_matches, right_matches)
+        return Reading(start, end, text, offsets, solid, left_matches, right_matches, run)
 
     def _matches(self, i: int, step: int, window: int, blk: int) -> int:
         """Matches among the ``window`` document positions from ``i`` outwards, within block ``blk``."""
@@ -271,33 +288,31 @@ class Alignment:
             i += step
         return count
 
-    def _runs(self, longer_than: int | None, at_most: int | None) -> list[ReferenceRun]:
-        out = []
-        offs = self.doc.offsets
-        for after_pos, lo, hi in self.ref_runs:
-            size = hi - lo
-            if (longer_than is not None and size <= longer_than) or (at_most is not None and size > at_most):
-                continue
-            if at_most is not None and not (
-                0 <= after_pos < len(self.kind) - 1
-                and self.kind[after_pos] == EQUAL
-                and self.kind[after_pos + 1] == EQUAL
-            ):
-                continue
-            before = int(offs[after_pos]) if after_pos >= 0 else -1
-            after = int(offs[after_pos + 1]) if after_pos + 1 < len(offs) else len(self.document)
-            ro = self.ref.offsets
-            out.append(ReferenceRun(before, after, int(ro[lo]), int(ro[hi - 1]) + 1, self.ref.raw[lo:hi]))
-        return out
+    def _run(self, before: int, after: int, lo: int, hi: int) -> ReferenceRun:
+        offs, ro = self.doc.offsets, self.ref.offsets
+        return ReferenceRun(
+            int(offs[before]),
+            int(offs[after]),
+            int(ro[lo]),
+            int(ro[hi - 1]) + 1,
+            self.ref.raw[lo:hi],
+            after - before - 1,
+        )
 
     def deletions(self, max_chars: int = MAX_DELETION) -> list[ReferenceRun]:
-        """Reference characters (at most ``max_chars`` together) missing between two matching
+        """Reference characters (at most ``max_chars`` together) missing between two adjacent matching
         document characters: what the document may have lost silently."""
-        return self._runs(None, max_chars)
+        kind = self.kind
+        return [
+            self._run(*run)
+            for run in self.ref_runs
+            if run[1] == run[0] + 1 and run[3] - run[2] <= max_chars and kind[run[0]] == kind[run[1]] == EQUAL
+        ]
 
     def insertions(self, min_chars: int = MAX_DELETION + 1) -> list[ReferenceRun]:
-        """Longer runs of reference characters with nothing in the document: notes, additions."""
-        return self._runs(min_chars - 1, None)
+        """Runs of reference characters, at least ``min_chars`` more than the document's marks there
+        could stand for: notes, additions."""
+        return [self._run(*run) for run in self.ref_runs if (run[3] - run[2]) - (run[1] - run[0] - 1) >= min_chars]
 
     def extras(self) -> list[int]:
         """Offsets of document characters (not marks) the reference does not have."""
@@ -346,7 +361,13 @@ class ReferenceIndex:
         is_gap: Callable[[str], bool] = is_damage_mark,
         max_segment: int = MAX_SEGMENT,
     ) -> Alignment:
-        """Align ``document`` with the reference: anchors, their longest chain, then the stretches between."""
+        """Align ``document`` with the reference: anchors, their longest chain, then the stretches between.
+
+        Marks take no part in the edit distance: what the reference has
+        between the characters that flank a run of marks is what the run
+        stands for, so a mark that is only punctuation (``？``) or one of
+        several for one character costs nothing and cannot pull a
+        character out of a note."""
         wild = {c for c in set(document) if is_gap(c)}
         doc = _project(document, self.fold, set(), wild)
         ref = self.proj
@@ -355,65 +376,92 @@ class ReferenceIndex:
         kind = [UNALIGNED] * n
         ref_at = [-1] * n
         block = [-1] * n
-        ref_runs: list[tuple[int, int, int]] = []
-        alignment = Alignment(document, self.reference, doc, ref, ref_at, kind, block, ref_runs, cost)
-        runs = self._runs(doc.folded, cost)
+        alignment = Alignment(document, self.reference, doc, ref, ref_at, kind, block, [], cost)
+        # The document's characters without its marks, and where each is in the document.
+        at = [i for i, c in enumerate(doc.folded) if c != WILDCARD]
+        plain = doc.folded.replace(WILDCARD, "")
+        runs = self._runs(doc.folded, at, cost)
         if not runs:
             return alignment
-
-        def ungapped(d: int, r: int, step: int, d_stop: int, r_stop: int) -> tuple[int, int]:
-            """Matches read outwards from a run's end, without gaps, until a mismatch; where it stopped."""
-            while d != d_stop and r != r_stop:
-                a, b = doc.folded[d], ref.folded[r]
-                if a == WILDCARD:
-                    kind[d] = WILD
-                elif a == b:
-                    kind[d] = EQUAL
-                else:
-                    break
-                ref_at[d] = r
-                d += step
-                r += step
-            return d, r
-
+        m = len(plain)
+        p_kind = [UNALIGNED] * m
+        p_ref = [-1] * m
+        p_block = [-1] * m
+        p_runs: list[tuple[int, int, int]] = []
         blk = 0
         for j, (d0, r0, d1, r1) in enumerate(runs):
             for i in range(d0, d1):
-                kind[i], ref_at[i], block[i] = EQUAL, r0 + i - d0, blk
+                p_kind[i], p_ref[i], p_block[i] = EQUAL, r0 + i - d0, blk
             if j + 1 == len(runs):
                 break
             e0, s0 = runs[j + 1][0], runs[j + 1][1]
             if max(e0 - d1, s0 - r1) <= max_segment:
-                self._segment(doc.folded, d1, e0, r1, s0, blk, alignment)
+                self._segment(plain, d1, e0, r1, s0, blk, p_kind, p_ref, p_block, p_runs, cost)
             else:
-                d_stop, r_stop = ungapped(d1, r1, 1, e0, s0)
-                ungapped(e0 - 1, s0 - 1, -1, d_stop - 1, r_stop - 1)
                 blk += 1
-        ungapped(runs[0][0] - 1, runs[0][1] - 1, -1, -1, -1)
-        ungapped(runs[-1][2], runs[-1][3], 1, n, len(ref.folded))
+        for i, pos in enumerate(at):
+            kind[pos], ref_at[pos], block[pos] = p_kind[i], p_ref[i], p_block[i]
+        for i, lo, hi in p_runs:
+            alignment.ref_runs.append((at[i], at[i + 1], lo, hi))
+        # Marks between two characters of one block belong to it, one reference character each when
+        # the reference has as many there as there are marks.
+        for i in range(m - 1):
+            a, b = at[i], at[i + 1]
+            if b - a > 1 and p_block[i] >= 0 and p_block[i] == p_block[i + 1]:
+                lo, hi = p_ref[i] + 1, p_ref[i + 1]
+                each = p_ref[i] >= 0 and p_ref[i + 1] >= 0 and hi - lo == b - a - 1
+                for x in range(a + 1, b):
+                    kind[x], block[x] = WILD, p_block[i]
+                    if each:
+                        ref_at[x] = lo + x - a - 1
+        for pos in range(n):
+            if doc.folded[pos] == WILDCARD and kind[pos] == UNALIGNED:
+                kind[pos] = WILD
+        # Beyond the outer anchors and into stretches left unaligned: matches read outwards, no gaps.
+        for d0, r0, d1, r1 in runs:
+            self._ungapped(alignment, at[d0] - 1, r0 - 1, -1)
+            self._ungapped(alignment, at[d1 - 1] + 1, r1, 1)
         return alignment
 
-    def _runs(self, folded: str, cost: dict[str, int]) -> list[tuple[int, int, int, int]]:
-        """The chain of anchors as runs of matching characters (doc start, ref start, doc end, ref end)."""
+    def _ungapped(self, alignment: Alignment, d: int, r: int, step: int) -> None:
+        """Matches read outwards from a run's end, a mark standing for one character, until a mismatch
+        or a position already aligned."""
+        kind, ref_at = alignment.kind, alignment.ref_at
+        folded, ref = alignment.doc.folded, self.proj.folded
+        while 0 <= d < len(folded) and 0 <= r < len(ref) and ref_at[d] < 0 and alignment.block[d] < 0:
+            if folded[d] == WILDCARD:
+                kind[d] = WILD
+            elif folded[d] == ref[r]:
+                kind[d] = EQUAL
+            else:
+                break
+            ref_at[d] = r
+            d += step
+            r += step
+
+    def _runs(self, folded: str, at: list[int], cost: dict[str, int]) -> list[tuple[int, int, int, int]]:
+        """The chain of anchors as runs of matching characters (start, reference start, end, reference end),
+        counted in the document's characters without its marks."""
         k = self.anchor
         hashes = _ngram_hashes(folded, k)
         cost["doc_ngrams"] = len(hashes)
         if not len(hashes) or not len(self.hashes):
             return []
-        # An n-gram with a wildcard anchors nothing.
+        # An n-gram with a mark anchors nothing.
         wild = np.frombuffer(folded.encode("utf-32-le"), dtype=np.uint32) == 0
         spans_wild = np.convolve(wild.astype(np.int32), np.ones(k, dtype=np.int32), "valid") > 0
         mine, where = _once(hashes)
         keep = ~spans_wild[where]
         mine, where = mine[keep], where[keep]
-        at = np.searchsorted(self.hashes, mine)
-        at[at >= len(self.hashes)] = 0
-        found = self.hashes[at] == mine
+        found_at = np.searchsorted(self.hashes, mine)
+        found_at[found_at >= len(self.hashes)] = 0
+        found = self.hashes[found_at] == mine
         ref_folded = self.proj.folded
+        plain_of = {pos: i for i, pos in enumerate(at)}
         pairs = []
-        for d, r in zip(where[found].tolist(), self.positions[at[found]].tolist(), strict=True):
+        for d, r in zip(where[found].tolist(), self.positions[found_at[found]].tolist(), strict=True):
             if folded[d : d + k] == ref_folded[r : r + k]:  # not a collision of hashes
-                pairs.append((d, r))
+                pairs.append((plain_of[d], r))
         pairs.sort()
         cost["anchors"] = len(pairs)
         runs: list[list[int]] = []
@@ -426,43 +474,74 @@ class ReferenceIndex:
                 if d < run[2] or r < run[3]:
                     continue  # overlaps the previous run on another diagonal
             runs.append([d, r, d + k, r + k])
-        return [tuple(run) for run in runs]  # type: ignore[misc]
+        return [(a, b, c, d) for a, b, c, d in runs]
 
     def _segment(
         self,
-        folded: str,
+        plain: str,
         d0: int,
         d1: int,
         r0: int,
         r1: int,
         blk: int,
-        alignment: Alignment,
+        kind: list[int],
+        ref_at: list[int],
+        block: list[int],
+        ref_runs: list[tuple[int, int, int]],
+        cost: dict[str, int],
     ) -> None:
-        """The stretch between two anchor runs, aligned by edit distance (a wildcard costs as a substitution,
-        which ties it to the reference character it stands for whenever the characters around match)."""
-        kind, ref_at, block, ref_runs = alignment.kind, alignment.ref_at, alignment.block, alignment.ref_runs
-        a, b = folded[d0:d1], self.proj.folded[r0:r1]
-        alignment.cost["cells"] += len(a) * len(b)
-        if b and not a:
-            ref_runs.append((d0 - 1, r0, r1))
+        """The stretch between two anchor runs, aligned by edit distance."""
+        a, b = plain[d0:d1], self.proj.folded[r0:r1]
+        cost["cells"] += len(a) * len(b)
         for i in range(d0, d1):
-            kind[i] = WILD if folded[i] == WILDCARD else EXTRA
-            block[i] = blk
-        if not a or not b:
+            kind[i], block[i] = EXTRA, blk
+        if not a:
+            if b:
+                ref_runs.append((d0 - 1, r0, r1))
             return
-        for op in Levenshtein.opcodes(a, b):
-            if op.tag == "insert":
-                ref_runs.append((d0 + op.src_start - 1, r0 + op.dest_start, r0 + op.dest_end))
+        if not b:
+            return
+        ops = [[op.tag, op.src_start, op.src_end, op.dest_start, op.dest_end] for op in Levenshtein.opcodes(a, b)]
+        _gather_inserts(ops, a, b)
+        for tag, s0, s1, t0, t1 in ops:
+            if tag == "insert":
+                if t1 > t0:
+                    ref_runs.append((d0 + s0 - 1, r0 + t0, r0 + t1))
                 continue
-            if op.tag == "delete":
+            if tag == "delete":
                 continue
-            paired = min(op.src_end - op.src_start, op.dest_end - op.dest_start)
+            paired = min(s1 - s0, t1 - t0)
             for x in range(paired):
-                i, j = d0 + op.src_start + x, r0 + op.dest_start + x
-                ref_at[i] = j
-                kind[i] = EQUAL if op.tag == "equal" else WILD if folded[i] == WILDCARD else VARIANT
-            if op.dest_end - op.dest_start > paired:
-                ref_runs.append((d0 + op.src_start + paired - 1, r0 + op.dest_start + paired, r0 + op.dest_end))
+                ref_at[d0 + s0 + x] = r0 + t0 + x
+                kind[d0 + s0 + x] = EQUAL if tag == "equal" else VARIANT
+            if t1 - t0 > paired:
+                ref_runs.append((d0 + s0 + paired - 1, r0 + t0 + paired, r0 + t1))
+
+
+# The longest run of matches that may be moved to join the two insertions around it.
+MAX_SHIFT = 3
+
+
+def _gather_inserts(ops: list[list], a: str, b: str) -> None:
+    """Edit distance ties: a note that happens to contain a character of the text around it may be
+    cut in two, that character matched inside the note.  A short match between two insertions is moved
+    to the end (or start) of them, where the same characters are, so that the note stays whole."""
+    for k in range(1, len(ops) - 1):
+        before, here, after = ops[k - 1], ops[k], ops[k + 1]
+        if here[0] != "equal" or before[0] != "insert" or after[0] != "insert":
+            continue
+        size = here[2] - here[1]
+        if size > MAX_SHIFT or before[4] == before[3] or after[4] == after[3]:
+            continue
+        text = a[here[1] : here[2]]
+        if after[4] - after[3] >= size and b[after[4] - size : after[4]] == text:
+            before[4] = after[4] - size
+            here[3], here[4] = after[4] - size, after[4]
+            after[3] = after[4]
+        elif before[4] - before[3] >= size and b[before[3] : before[3] + size] == text:
+            here[3], here[4] = before[3], before[3] + size
+            after[3] = before[3] + size
+            before[4] = before[3]
 
 
 def align(
