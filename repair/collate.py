@@ -399,6 +399,7 @@ class ReferenceIndex:
                 self._segment(plain, d1, e0, r1, s0, blk, p_kind, p_ref, p_block, p_runs, cost)
             else:
                 blk += 1
+        _slide_to_marks(p_runs, p_kind, p_ref, at, ref.folded)
         for i, pos in enumerate(at):
             kind[pos], ref_at[pos], block[pos] = p_kind[i], p_ref[i], p_block[i]
         for i, lo, hi in p_runs:
@@ -516,6 +517,52 @@ class ReferenceIndex:
                 kind[d0 + s0 + x] = EQUAL if tag == "equal" else VARIANT
             if t1 - t0 > paired:
                 ref_runs.append((d0 + s0 + paired - 1, r0 + t0 + paired, r0 + t1))
+
+
+# How far (in characters) a reference run may slide to reach a run of marks.
+MAX_SLIDE = 8
+
+
+def _slide_to_marks(
+    runs: list[tuple[int, int, int]], kind: list[int], ref_at: list[int], at: list[int], ref: str
+) -> None:
+    """Edit distance ties: where the reference has a character the document lacks beside a run of the
+    same character (大王王季 against 大〓王季), the missing one may be placed on either side of the run.
+    Beside a run of marks it is what they stand for, so a reference run that can slide over identical
+    characters to a place where the document has marks is put there; otherwise the marks would read
+    as standing for nothing."""
+
+    def marks_after(i: int) -> bool:
+        return 0 <= i < len(at) - 1 and at[i + 1] - at[i] > 1
+
+    for idx, (i, lo, hi) in enumerate(runs):
+        if marks_after(i):
+            continue
+        size = hi - lo
+        # leftwards: the document character before the run takes the run's last character
+        j, a = i, lo
+        for _ in range(MAX_SLIDE):
+            if j < 0 or kind[j] != EQUAL or ref_at[j] != a - 1 or ref[a - 1] != ref[a - 1 + size]:
+                break
+            j, a = j - 1, a - 1
+            if marks_after(j):
+                for x in range(j + 1, i + 1):
+                    ref_at[x] += size
+                runs[idx] = (j, a, a + size)
+                break
+        if runs[idx][0] != i:
+            continue
+        # rightwards: the document character after the run takes the run's first character
+        j, a = i, lo
+        for _ in range(MAX_SLIDE):
+            if j + 1 >= len(kind) or kind[j + 1] != EQUAL or ref_at[j + 1] != a + size or ref[a] != ref[a + size]:
+                break
+            j, a = j + 1, a + 1
+            if marks_after(j):
+                for x in range(i + 1, j + 1):
+                    ref_at[x] -= size
+                runs[idx] = (j, a, a + size)
+                break
 
 
 # The longest run of matches that may be moved to join the two insertions around it.

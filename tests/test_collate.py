@@ -279,3 +279,15 @@ def test_cost_is_linear(doc_size):
     # and is linear in the document: a few cells per character at most
     assert costs[0]["cells"] <= 20 * doc_size
     assert costs[0]["doc_ngrams"] <= doc_size
+
+
+def test_gap_beside_a_repeated_character():
+    # 追王大王王季: a gap at the first 王 of 王王 could be placed on either side of the other one
+    text = "期之喪達乎大夫三年之喪達乎天子父母之喪無貴賤一也追王大王王季上祀先公以天子之禮斯禮也"
+    at = text.index("王王")
+    reading = align(damage(text, [at]), text).read(at, at + 1)
+    assert reading.text == "王" and reading.solid
+    at = text.index("喪無")
+    doc = text[:at] + "〓〓" + text[at + 1 :]  # a run of two marks where the reference has one character
+    reading = align(doc, text).read(at, at + 2)
+    assert reading.text == "喪" and reading.solid
