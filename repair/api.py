@@ -76,6 +76,7 @@ class Repairer:
             same_edition=self.same_edition,
             references=self.references,
             references_as_written=self._references_as_written,
+            collations=self._collations,
         )
 
     def repair_text(self, text: str) -> Result:
@@ -132,6 +133,15 @@ class Repairer:
         """Stream results for an iterable of documents (text or bytes)."""
         for doc in documents:
             yield self.repair_bytes(doc) if isinstance(doc, (bytes, bytearray)) else self.repair_text(doc)
+
+    def _collations(self) -> tuple:
+        """Each reference's collation index, built once (a reference of millions
+        of characters takes seconds), on first use: only a document with gaps needs it."""
+        if getattr(self, "_collation_indexes", None) is None:
+            from repair.collate import ReferenceIndex
+
+            self._collation_indexes = tuple(ReferenceIndex(t) for t in self.references)
+        return self._collation_indexes
 
     def _references_as_written(self) -> tuple[str, ...]:
         """The references with their punctuation, folded as witness keys are

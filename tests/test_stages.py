@@ -47,6 +47,7 @@ def test_the_stages_are_one_list_in_order():
         "decode",
         "detect",
         "channel",
+        "collate",
         "fill",
         "lookalikes",
         "deletions",

@@ -30,6 +30,8 @@ class Tools:
     # The references as given, and as witness keys fold them (built on first use).
     references: tuple[str, ...] = ()
     references_as_written: Callable[[], tuple[str, ...]] = tuple
+    # Each reference's collation index (built on first use, once per Repairer).
+    collations: Callable[[], tuple] = tuple
 
     def wants(self, kind: str) -> bool:
         """Whether the user left the family ``kind`` on."""

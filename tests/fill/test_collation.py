@@ -1,0 +1,85 @@
+"""Gaps read from a reference aligned by collation, in the document's own form."""
+
+from __future__ import annotations
+
+import pytest
+
+from repair import Repairer
+from repair.pipeline import STAGES
+
+REFERENCE = (
+    "子曰學而時習之不亦說乎有朋自遠方來不亦樂乎人不知而不慍不亦君子乎"
+    "有子曰其爲人也孝弟而好犯上者鮮矣不好犯上而好作亂者未之有也君子務本本立而道生"
+)
+
+
+def repaired(document: str, *references: str, **settings):
+    return Repairer(model=None, references=references, **settings).repair_text(document)
+
+
+def collated(result):
+    return [e for e in result.edits if "collation" in e.detail]
+
+
+def test_the_stage_comes_between_the_channel_and_the_fill():
+    names = [name for name, _ in STAGES]
+    assert names.index("channel") < names.index("collate") < names.index("fill")
+
+
+def test_a_gap_is_read_from_another_edition_despite_punctuation_and_variants():
+    # The document writes 為 and punctuates; the reference writes 爲 and does not.
+    doc = "有子曰：其為人也孝弟，而好犯上者，鮮矣；不好犯上，而好作〓者，未之有也。君子務本，本立而道生。"
+    result = repaired(doc, REFERENCE)
+    assert result.text == doc.replace("〓", "亂")
+    (edit,) = collated(result)
+    assert edit.applied and edit.detail["collation"]["reference"] == 1
+    assert "亂" in edit.detail["collation"]["snippet"]
+
+
+def test_the_document_s_own_form_is_written():
+    # The reference writes 爲; the document writes 為 elsewhere, so the gap gets 為.
+    doc = (
+        "有子曰：其為人也孝弟，而好犯上者，鮮矣；不好犯上，而好作亂者，未之有也。"
+        "君子務本，本立而道生，孝弟也者，其〓仁之本與。子曰：巧言令色，鮮矣仁。"
+    )
+    ref = REFERENCE + "孝弟也者其爲仁之本與子曰巧言令色鮮矣仁"
+    result = repaired(doc, ref)
+    assert "其為仁之本與" in result.text
+
+
+def test_a_gap_in_a_simplified_document_is_written_simplified():
+    doc = "有子曰：其为人也孝弟，而好犯上者，鲜矣；不好犯上，而好作〓者，未之有也。君子务本，本立而道生。"
+    assert repaired(doc, REFERENCE).text == doc.replace("〓", "乱")
+
+
+def test_references_that_disagree_decide_nothing():
+    doc = "有子曰：其為人也孝弟，而好犯上者，鮮矣；不好犯上，而好作〓者，未之有也。君子務本，本立而道生。"
+    other = REFERENCE.replace("作亂", "作惡")
+    result = repaired(doc, REFERENCE, other)
+    assert result.text == doc
+    assert not collated(result)
+
+
+def test_a_gap_outside_what_the_reference_holds_is_left():
+    doc = "天地玄黃宇宙洪荒日月盈昃辰宿列〓寒來暑往秋收冬藏閏餘成歲律呂調陽"
+    result = repaired(doc, REFERENCE)
+    assert result.text == doc
+
+
+def test_a_reference_damaged_at_the_gap_fills_nothing():
+    doc = "有子曰：其為人也孝弟，而好犯上者，鮮矣；不好犯上，而好作〓者，未之有也。君子務本，本立而道生。"
+    result = repaired(doc, REFERENCE.replace("作亂", "作〓"))
+    assert result.text == doc
+
+
+@pytest.mark.parametrize("threshold", [0.999, 1.0])
+def test_below_the_threshold_the_gap_stays_marked(threshold):
+    doc = "有子曰：其為人也孝弟，而好犯上者，鮮矣；不好犯上，而好作〓者，未之有也。君子務本，本立而道生。"
+    result = repaired(doc, REFERENCE, min_confidence=threshold)
+    assert result.text == doc
+
+
+def test_a_question_mark_is_not_read_as_a_character_its_code_page_holds():
+    # A ? in a document whose characters all fit Big5 stood for one Big5 lacks: 亂 is in Big5.
+    doc = "有子曰：其為人也孝弟，而好犯上者，鮮矣；不好犯上，而好作?者，未之有也。君子務本，本立而道生。"
+    assert repaired(doc, REFERENCE).text == doc
