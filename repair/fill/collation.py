@@ -90,7 +90,7 @@ def read_gaps(
             after=written,
             applied=True,
             confidence=confidence,
-            candidates=(Candidate(written, 0.0, f"collation with reference {n + 1}"),),
+            candidates=(Candidate(written, 0.0, f"witness: reference {n + 1}, aligned by collation"),),
             slots=(),
             note=f"read from reference {n + 1}, aligned by collation",
             detail={
