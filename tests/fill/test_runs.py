@@ -112,5 +112,7 @@ def test_a_text_holding_the_wildcard_code_point_is_not_searched_with_wildcards()
     # code point of its own could make a wrong context match, so it is skipped.
     damaged = "有朋自遠方來不亦樂乎人不知而□慍□亦君子乎子曰其為人也孝弟\u9fff"
     result = repair.Repairer(references=(LONG,)).repair_text(damaged)
-    assert not any(e.applied and e.candidates[0].source.startswith("witness") for e in result.edits)
+    # (Collation aligns the text as it is, with no wildcard code point: its readings may stand.)
+    joint = [e for e in result.edits if "collation" not in e.detail]
+    assert not any(e.applied and e.candidates[0].source.startswith("witness") for e in joint)
     assert result.text.endswith("\u9fff")
