@@ -11,9 +11,10 @@ What is written is the document's own form of the word the reference shows:
 the form the document itself uses elsewhere (it writes 靣, so 靣 and not the
 reference's 面), else the reference's character in the document's script.
 Where the channel says the lost form was one the document's code page lacked
-(a ``?``, a private-use code, a foreign symbol standing for a character) and
-the word has another form outside the page, the form is not known: the
-reading is listed, not written.  References that disagree decide nothing.
+(a ``?``, a private-use code, a foreign symbol standing for a character), a
+form outside the page is the one.  Where nothing decides between forms, the
+gap is left to the fill, which lists the candidates.  References that
+disagree decide nothing.
 """
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ from repair.channel.forward import encodable
 from repair.collate import Alignment, ReferenceIndex, is_damage_mark
 from repair.fill.channel import narrow_code_page
 from repair.fill.ranker import run_widths
-from repair.lm.tokens import to_simplified
-from repair.plausibility import script_of
+from repair.lm.tokens import to_simplified, to_traditional
+from repair.plausibility import char_logp, script_of
 from repair.types import Candidate, Edit
 from repair.variants import variant_class, variants_of
 
@@ -70,26 +71,22 @@ def read_gaps(
         n, reading = got
         if len(reading.text) not in run_widths(e.kind, len(e.before)):
             continue
-        forms = [_form(ch, own, simplified) for ch in reading.text]
-        if e.kind == "question_mark" and page is not None and any(encodable(f[0], page) for f in forms):
+        lacked = (page or ("gbk" if simplified else "big5")) if e.kind in OUTSIDE_PAGE_KINDS else None
+        forms = [_form(ch, own, simplified, lacked) for ch in reading.text]
+        if any(f is None for f in forms):
+            continue  # the form is not known: left to the fill, which lists the candidates
+        written = "".join(forms)  # type: ignore[arg-type]
+        if e.kind == "question_mark" and page is not None and encodable(written, page):
             continue  # a ? stood for a character its code page lacked
-        known = all(len(f) == 1 for f in forms)
-        if known and e.kind in OUTSIDE_PAGE_KINDS and page is not None:
-            # The lost form was outside the page: a form the page holds is
-            # unlikely where the word has one it lacks.
-            known = not any(encodable(f[0], page) and _outside_forms(f[0], page) for f in forms)
-        written = "".join(f[0] for f in forms)
-        confidence = COLLATION_CONFIDENCE if known else 0.0
-        applied = known and confidence >= min_confidence
-        if not applied:
-            continue  # listed by the fill with the model's candidates
+        if COLLATION_CONFIDENCE < min_confidence:
+            continue
         ref = alignments[n].reference
         at = reading.offsets[0]
         out[i] = replace(
             e,
             after=written,
             applied=True,
-            confidence=confidence,
+            confidence=COLLATION_CONFIDENCE,
             candidates=(Candidate(written, 0.0, f"witness: reference {n + 1}, aligned by collation"),),
             slots=(),
             note=f"read from reference {n + 1}, aligned by collation",
@@ -117,19 +114,32 @@ def _reading(alignments: Sequence[Alignment], e: Edit):
     return solid[0] if len(words) == 1 else None
 
 
-def _form(ch: str, own: set[str], simplified: bool) -> tuple[str, ...]:
-    """The document's form of the word ``ch`` writes: the one form of it the
-    document uses, else ``ch`` in the document's script; several when the
-    document uses several (then the form is not known)."""
-    forms = (ch, *variants_of(ch))
-    used = tuple(f for f in forms if f in own)
+def _form(ch: str, own: set[str], simplified: bool, lacked: str | None) -> str | None:
+    """The document's form of the word the reference writes ``ch``, or None where it is not known.
+
+    ``lacked``: the code page the channel says lacked the lost form (a ``?``,
+    a home-made glyph), so that a form outside it is the likely one.  Then
+    the document's habit (the one form of the word it uses elsewhere); then
+    the reference's form in the document's script, where it is the word's
+    usual form (an edition's rare form is the edition's own).
+    """
+    forms = tuple(dict.fromkeys((ch, *variants_of(ch))))
+    if lacked is not None:
+        outside = [f for f in forms if not encodable(f, lacked)]
+        if outside:
+            if ch in outside:
+                return ch
+            used = [f for f in outside if f in own]
+            return used[0] if len(used) == 1 else None
+    used = [f for f in forms if f in own]
     if used:
-        return used
-    return (to_simplified(ch),) if simplified else (ch,)
-
-
-def _outside_forms(ch: str, page: str) -> bool:
-    return any(not encodable(v, page) for v in variants_of(ch))
+        return used[0] if len(used) == 1 else None
+    # The word's forms in the document's script (a traditional document's
+    # rival of 亂 is not the simplified 乱).
+    convert = to_simplified if simplified else to_traditional
+    written = convert(ch)
+    usual = max(char_logp(convert(f)) for f in forms)
+    return written if char_logp(written) >= usual else None
 
 
 def _clean_text(text: str, edits: Sequence[Edit]) -> str:
