@@ -7,8 +7,10 @@ that use a default one.  A ``Repairer`` pickles as its settings only.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 from repair import pipeline
 from repair.families.base import Settings
@@ -27,8 +29,9 @@ class Repairer:
     # a CharLM; or None for the exact, model-free repairs only.
     model: object = "default"
     # Texts whose passages may witness what a gap held (other copies of the
-    # classic, its base text for a commentary): exact-context matches decide.
-    references: tuple[str, ...] = ()
+    # classic, another edition, its base text for a commentary), or paths of
+    # files or folders of them (read as ``load_references`` reads them).
+    references: tuple = ()
     # A digitization's code → character table (GlyphTable or a TSV path).
     glyph_table: object = None
     # The references are copies of the same edition as the inputs: a character
@@ -45,6 +48,7 @@ class Repairer:
             from repair.families import families
 
             families(tuple(self.families))  # raises on unknown names
+        self.references = load_references(self.references)
         self.settings = Settings(self.min_confidence, self.placeholder, tuple(self.families) if self.families else None)
         self.lm = _load_model(self.model)
         self._glyphs = None
@@ -180,6 +184,29 @@ class Repairer:
             self.references = references
             self._witnesses = witnesses
             self._reference_index = reference_index
+
+
+def load_references(items: Iterable[str | os.PathLike[str]]) -> tuple[str, ...]:
+    """Reference texts from texts and paths: a file is decoded (its encoding
+    guessed) and cleaned of exact damage (no model needed); a folder gives
+    its files, recursively, in name order, hidden ones left out."""
+    from repair.io import read_input
+
+    texts: list[str] = []
+    for item in items:
+        if isinstance(item, str):
+            texts.append(item)
+            continue
+        path = Path(item)
+        files = (
+            sorted(p for p in path.rglob("*") if p.is_file() and not any(x.startswith(".") for x in p.parts))
+            if path.is_dir()
+            else [path]
+        )
+        exact = Repairer(model=None) if files else None
+        for f in files:
+            texts.append(exact.repair_bytes(read_input(f)).text)  # type: ignore[union-attr]
+    return tuple(texts)
 
 
 def exact_gap_keys(exact: Repairer, text: str) -> set[str]:

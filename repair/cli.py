@@ -19,16 +19,11 @@ from pathlib import Path
 
 import click
 
-from repair.api import Repairer
+from repair.api import Repairer, load_references
 from repair.batch import DEFAULT_MAX_SECONDS, DEFAULT_REPORT_SUBDIR, collect_inputs
 from repair.errors import RepairError, UnwritableOutputError
 from repair.io import read_input, write_atomic
 from repair.report import build_report, dumps, settings_of
-
-
-def reference_text(data: bytes) -> str:
-    """A reference text, decoded and cleaned of exact damage (no model needed)."""
-    return Repairer(model=None).repair_bytes(data).text
 
 
 def _fail(message: str) -> None:
@@ -74,8 +69,8 @@ def main() -> None:
     "--reference",
     "references",
     multiple=True,
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="A text whose passages may witness lost characters (repeatable).",
+    type=click.Path(exists=True, path_type=Path),
+    help="A text (or a folder of texts) whose passages may witness lost characters (repeatable).",
 )
 @click.option(
     "--glyph-table",
@@ -159,7 +154,7 @@ def clean(
             "(--report-dir does); to clean into a folder, save the text to a file first"
         )
     try:
-        texts = tuple(reference_text(read_input(p)) for p in references)
+        texts = load_references(references)
         repairer = Repairer(
             min_confidence=min_confidence,
             placeholder=placeholder,
@@ -490,8 +485,8 @@ def glyphs() -> None:
     "--reference",
     "references",
     multiple=True,
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="A text whose passages may witness what the codes stand for (repeatable).",
+    type=click.Path(exists=True, path_type=Path),
+    help="A text (or a folder of texts) whose passages may witness what the codes stand for (repeatable).",
 )
 def glyphs_learn(paths, output, recursive, references) -> None:
     """Learn what each private-use code and stand-in symbol of PATHS stands for."""
@@ -501,7 +496,7 @@ def glyphs_learn(paths, output, recursive, references) -> None:
     for e in errors:
         _fail(e)
     try:
-        texts = tuple(reference_text(read_input(p)) for p in references)
+        texts = load_references(references)
         repairer = Repairer(min_confidence=1.0, references=texts)
         if len(jobs) > 1 and repairer.lm is not None:
             # The files witness each other, as in `repair clean` over the same batch.

@@ -83,3 +83,30 @@ def test_a_question_mark_is_not_read_as_a_character_its_code_page_holds():
     # A ? in a document whose characters all fit Big5 stood for one Big5 lacks: 亂 is in Big5.
     doc = "有子曰：其為人也孝弟，而好犯上者，鮮矣；不好犯上，而好作?者，未之有也。君子務本，本立而道生。"
     assert repaired(doc, REFERENCE).text == doc
+
+
+def test_references_are_texts_files_or_folders(tmp_path):
+    (tmp_path / "refs").mkdir()
+    (tmp_path / "refs" / "a.txt").write_bytes(REFERENCE.encode("gb18030"))
+    (tmp_path / "refs" / ".hidden.txt").write_text("不相干", encoding="utf-8")
+    doc = "有子曰：其為人也孝弟，而好犯上者，鮮矣；不好犯上，而好作〓者，未之有也。君子務本，本立而道生。"
+    for given in ((tmp_path / "refs",), (tmp_path / "refs" / "a.txt",), (REFERENCE,)):
+        repairer = Repairer(model=None, references=given)
+        assert repairer.references == (REFERENCE,)
+        assert repairer.repair_text(doc).text == doc.replace("〓", "亂")
+    from repair import repair_text
+
+    assert repair_text(doc, references=(tmp_path / "refs",)).text == doc.replace("〓", "亂")
+
+
+def test_the_clean_command_takes_a_folder_of_references(tmp_path):
+    from fill_support import run_repair
+
+    refs = tmp_path / "refs"
+    refs.mkdir()
+    (refs / "base.txt").write_text(REFERENCE, encoding="utf-8")
+    src = tmp_path / "in.txt"
+    doc = "有子曰：其為人也孝弟，而好犯上者，鮮矣；不好犯上，而好作〓者，未之有也。君子務本，本立而道生。\n"
+    src.write_text(doc, encoding="utf-8")
+    run_repair("clean", src, "-o", tmp_path / "out", "--reference", refs)
+    assert (tmp_path / "out" / "in.txt").read_text(encoding="utf-8") == doc.replace("〓", "亂")
