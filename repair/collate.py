@@ -276,6 +276,21 @@ class Alignment:
         )
         return Reading(start, end, text, offsets, solid, left_matches, right_matches, run)
 
+    def around(self, start: int, end: int, reach: int = 64) -> tuple[int, int] | None:
+        """Reference offsets of the aligned characters nearest the document's
+        ``start:end`` on each side (within ``reach`` positions), or None: where
+        a stretch the alignment could not read (a garbled run) stands in the reference."""
+        p0, p1 = self._positions(start, end)
+        left, right = p0 - 1, p1
+        while left >= max(0, p0 - reach) and self.ref_at[left] < 0:
+            left -= 1
+        while right < min(len(self.ref_at), p1 + reach) and self.ref_at[right] < 0:
+            right += 1
+        if left < 0 or right >= len(self.ref_at) or self.ref_at[left] < 0 or self.ref_at[right] < 0:
+            return None
+        a, b = int(self.ref.offsets[self.ref_at[left]]), int(self.ref.offsets[self.ref_at[right]])
+        return (a, b) if a < b else None
+
     def _matches(self, i: int, step: int, window: int, blk: int) -> int:
         """Matches among the ``window`` document positions from ``i`` outwards, within block ``blk``."""
         if blk < 0:

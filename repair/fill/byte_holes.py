@@ -33,6 +33,7 @@ from repair.channel.forward import encodable, strict_encode
 from repair.channel.tables import private_use_pairs, strict_decode
 from repair.fill.byte_witness import run_reading
 from repair.fill.channel import HAN_RE
+from repair.fill.collation import run_regions
 from repair.fill.ranker import (
     CALIBRATION_TEMPERATURES,
     WITNESS_CONFIDENCE,
@@ -380,11 +381,13 @@ def fill_runs(
     simplified: bool,
     placeholder: str,
     copies: Sequence[tuple[str, str]] = (),
+    alignments: Sequence = (),
 ) -> list[Edit]:
     """The edits with every byte-shifted run re-decided within what its bytes
     allow: read whole from another copy (``copies``: (text, folded text) of
-    each reference) where one stretch of it passes the byte check, else hole
-    by hole by the model."""
+    each reference; ``alignments``: the document aligned with each, which
+    finds the run's place in a copy that differs around it) where one
+    stretch of it passes the byte check, else hole by hole by the model."""
     out = list(edits)
     starts = sorted(o.start for o in edits)
     ends = sorted(o.end for o in edits)
@@ -400,7 +403,8 @@ def fill_runs(
             k, j = bisect_right(ends, e.start), bisect_left(starts, e.end)
             lo = ends[k - 1] if k else 0
             hi = starts[j] if j < len(starts) else len(text)
-            whole = run_reading(text, e.start, e.end, codec, copies, simplified, lo=lo, hi=hi)
+            regions = run_regions(alignments, e.start, e.end)
+            whole = run_reading(text, e.start, e.end, codec, copies, simplified, lo=lo, hi=hi, regions=regions)
         if whole is not None and WITNESS_CONFIDENCE >= min_confidence:
             s, t, reading, count = whole
             out[n] = replace(

@@ -80,6 +80,7 @@ def run_reading(
     *,
     lo: int = 0,
     hi: int | None = None,
+    regions: Sequence[str] = (),
 ) -> tuple[int, int, str, int] | None:
     """Where the run really is and what it reads as: the one span near
     ``text[start:end]`` (its ends moved by up to ``SLACK`` characters, within
@@ -91,6 +92,11 @@ def run_reading(
     character may read as a common one (下), or a clean character before the
     run may re-read into debris.  Every moved span is checked the same way.
 
+    ``regions``: stretches of other copies that an alignment put where the
+    run is (``repair.fill.collation.run_regions``), for a copy whose text
+    around the run differs (another edition, an inserted note): any stretch of
+    them the channel turns into the run is a reading, as any anchored one is.
+
     >>> clean = "子曰学而时习之不亦说乎有朋自远方来不亦乐乎"
     >>> doc = "子曰学而时" + shifted("习之不亦说乎有朋", "gb18030") + "自远方来不亦乐乎"
     >>> doc[5:-8]
@@ -100,13 +106,23 @@ def run_reading(
     """
     hi = len(text) if hi is None else hi
     w0, w1 = max(lo, start - SLACK), min(hi, end + SLACK)
+    spans = [
+        (s, t)
+        for s in range(w0, start + SLACK + 1)
+        for t in range(end - SLACK, w1 + 1)
+        if t - s >= MIN_RUN and "\n" not in text[s:t]
+    ]
     found: dict[tuple[int, int, str], int] = {}
-    for s in range(w0, start + SLACK + 1):
-        for t in range(end - SLACK, w1 + 1):
-            if t - s < MIN_RUN or "\n" in text[s:t]:
-                continue
-            for reading, count in _readings(text, s, t, codec, copies, simplified).items():
-                found[(s, t, reading)] = count
+    for s, t in spans:
+        for reading, count in _readings(text, s, t, codec, copies, simplified).items():
+            found[(s, t, reading)] = count
+    if not found and regions:
+        # No copy holds the run between the same contexts: where the alignment
+        # puts it, a stretch the channel turns into the run is its reading.
+        aligned = _aligned_readings(regions, codec, simplified, 2 * (w1 - w0) + 2)
+        for s, t in spans:
+            for reading in aligned.get(text[s:t].rstrip("\ufffd"), ()):
+                found[(s, t, reading)] = 1
     # Spans that differ only by characters read the same either way (a Big5
     # reader back in step after an ASCII-range byte) are one reading: the
     # narrowest is kept.  Two different texts are no reading at all.
@@ -114,6 +130,22 @@ def run_reading(
         return None
     (s, t, reading), count = min(found.items(), key=lambda kv: kv[0][1] - kv[0][0])
     return s, t, reading, count
+
+
+def _aligned_readings(regions: Sequence[str], codec: str, simplified: bool, longest: int) -> dict[str, set[str]]:
+    """What the channel makes of every stretch of the regions (of ``MIN_RUN``
+    to ``longest`` characters), mapped back to the stretches: each stretch is
+    shifted once, whatever span of the document it is checked against."""
+    out: dict[str, set[str]] = {}
+    for region in regions:
+        region = region.replace("\n", "")
+        for a in range(len(region)):
+            for n in range(MIN_RUN, min(longest, len(region) - a) + 1):
+                written = fold(region[a : a + n]) if simplified else region[a : a + n]
+                got = shifted(written, codec)
+                if got:
+                    out.setdefault(got.rstrip("\ufffd"), set()).add(written)
+    return out
 
 
 def _readings(

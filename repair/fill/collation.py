@@ -44,22 +44,47 @@ OUTSIDE_PAGE_KINDS = ("question_mark", "private_use", "foreign_symbol")
 COLLATION_CONFIDENCE = 0.994
 # Characters of the reference shown on each side of a reading in the report.
 SNIPPET = 8
+# How much rarer (log10) than the word's usual form the reference's form may
+# be and still be written where nothing else decides: an edition's rare form
+# (𢖽 for 志, a ten-thousandth as frequent) is the edition's own.
+RARER = 1.0
+# Characters of a reference read on each side of where a garbled run aligns.
+REGION_MARGIN = 8
+
+
+def aligned(text: str, edits: Sequence[Edit], indexes: Sequence[ReferenceIndex]) -> list[Alignment]:
+    """The document aligned with each reference (its gaps' marks as wildcards),
+    or nothing when it has no gap or run a reference could read."""
+    if not any(e.kind in (*COLLATED_KINDS, "byte_shift") for e in edits):
+        return []
+    marks = {c for e in edits if e.kind in COLLATED_KINDS for c in e.before}
+    return [index.align(text, is_gap=lambda c: c in marks or is_damage_mark(c)) for index in indexes]
+
+
+def run_regions(alignments: Sequence[Alignment], start: int, end: int) -> tuple[str, ...]:
+    """The stretch of each reference that the alignment puts where the
+    document's ``start:end`` (a garbled run) is, with a margin on each side
+    (the run's ends are not exactly known)."""
+    out = []
+    for a in alignments:
+        got = a.around(start, end)
+        if got is not None and got[1] - got[0] <= 4 * (end - start) + 2 * REGION_MARGIN:
+            out.append(a.reference[max(0, got[0] - REGION_MARGIN) : got[1] + 1 + REGION_MARGIN])
+    return out
 
 
 def read_gaps(
     text: str,
     edits: Sequence[Edit],
-    indexes: Sequence[ReferenceIndex],
+    alignments: Sequence[Alignment],
     *,
     min_confidence: float,
     script: str,
 ) -> list[Edit]:
     """The edits, with each gap the aligned references read alike written in the document's form."""
     gaps = [i for i, e in enumerate(edits) if e.kind in COLLATED_KINDS and not e.applied]
-    if not gaps or not indexes:
+    if not gaps or not alignments:
         return list(edits)
-    marks = {c for i in gaps for c in edits[i].before}
-    alignments = [index.align(text, is_gap=lambda c: c in marks or is_damage_mark(c)) for index in indexes]
     clean = _clean_text(text, edits)
     own = set(clean)
     # The script fills are written in: the document's, judged on its clean text with any evidence at all.
@@ -126,23 +151,27 @@ def _form(ch: str, own: set[str], simplified: bool, lacked: str | None) -> str |
     the reference's form in the document's script, where it is the word's
     usual form (an edition's rare form is the edition's own).
     """
-    forms = tuple(dict.fromkeys((ch, *variants_of(ch))))
+    # The word's forms in the document's script: a simplified document's are
+    # simplified; a traditional document keeps the reference's character as
+    # it is (云 and 从 are characters of traditional texts too) and has no
+    # rival in a simplified form (乱 for 亂).
+    if simplified:
+        mine = to_simplified(ch)
+        forms = tuple(dict.fromkeys(to_simplified(f) for f in (ch, *variants_of(ch))))
+    else:
+        mine = ch
+        forms = (ch, *(f for f in variants_of(ch) if to_traditional(f) == f))
     if lacked is not None:
         outside = [f for f in forms if not encodable(f, lacked)]
         if outside:
-            if ch in outside:
-                return ch
+            if mine in outside:
+                return mine
             used = [f for f in outside if f in own]
             return used[0] if len(used) == 1 else None
     used = [f for f in forms if f in own]
     if used:
         return used[0] if len(used) == 1 else None
-    # The word's forms in the document's script (a traditional document's
-    # rival of 亂 is not the simplified 乱).
-    convert = to_simplified if simplified else to_traditional
-    written = convert(ch)
-    usual = max(char_logp(convert(f)) for f in forms)
-    return written if char_logp(written) >= usual else None
+    return mine if char_logp(mine) >= max(map(char_logp, forms)) - RARER else None
 
 
 def _clean_text(text: str, edits: Sequence[Edit]) -> str:

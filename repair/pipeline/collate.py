@@ -7,7 +7,7 @@ on to the fill.
 
 from __future__ import annotations
 
-from repair.fill.collation import read_gaps
+from repair.fill.collation import aligned, read_gaps
 from repair.pipeline.job import Job
 
 
@@ -16,10 +16,11 @@ def run(job: Job) -> None:
     assert doc is not None
     if not tools.references or not job.edits:
         return
+    job.alignments = aligned(doc.text, job.edits, tools.collations())
     job.edits = read_gaps(
         doc.text,
         job.edits,
-        tools.collations(),
+        job.alignments,
         min_confidence=tools.settings.min_confidence,
         script=doc.script,
     )

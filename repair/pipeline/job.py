@@ -50,6 +50,8 @@ class Job:
     encoding_segments: tuple = ()
     spans: list[tuple[Family, Span]] = field(default_factory=list)
     edits: list[Edit] = field(default_factory=list)
+    # The document aligned with each reference (the collate stage, where it has gaps or garbled runs).
+    alignments: list = field(default_factory=list)
     result: Result | None = None
     # Seconds each stage took (what the benchmark's cost model reads).
     seconds: dict[str, float] = field(default_factory=dict)
