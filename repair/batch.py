@@ -38,10 +38,11 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
+from repair import stream
 from repair.api import Repairer
 from repair.errors import RepairError
 from repair.families import FAMILY_KINDS
-from repair.io import read_input, write_atomic
+from repair.io import AtomicFile, copy_atomic, read_input, write_atomic
 from repair.report import build_report, dumps, settings_of, sha256
 
 DEFAULT_REPORT_SUBDIR = "_repair_reports"
@@ -67,6 +68,10 @@ class Plan:
     # Seconds a file may take (None or 0: no bound); past it the file is
     # written with its exact repairs only and reported as timed_out.
     max_seconds: float | None = None
+    # Files above this many bytes are repaired this many characters at a time
+    # (None: repair.stream's STREAM_BYTES and CHUNK_CHARS).
+    stream_bytes: int | None = None
+    chunk_chars: int | None = None
 
     def target(self, job: Job) -> Path:
         return job.source if self.in_place else self.out_dir / job.relative  # type: ignore[operator]
@@ -206,26 +211,26 @@ def witness_digest(repairer: Repairer, keys: set[str]) -> str:
     return hashlib.sha256(json.dumps(seen, ensure_ascii=False).encode()).hexdigest()[:16] if seen else ""
 
 
-def up_to_date(plan: Plan, job: Job, data: bytes, fp: tuple[str, str]) -> dict[str, Any] | None:
+def up_to_date(plan: Plan, job: Job, digest: str, fp: tuple[str, str], *, large: bool = False) -> dict[str, Any] | None:
     """The existing report, when the file's output and report match its input and settings.
 
-    ``fp`` is (settings fingerprint, digest of the batch witnesses for this
-    file's gaps).  In place, the batch's texts are the earlier outputs, so the
-    witnesses drawn from them are not comparable and only the settings count.
+    ``digest`` is the input's SHA-256; ``fp`` is (settings fingerprint, digest of
+    the batch witnesses for this file's gaps).  In place, the batch's texts are the
+    earlier outputs, so the witnesses drawn from them are not comparable and only
+    the settings count.  Of a ``large`` file's report only the head is read.
     """
     try:
-        report = json.loads(plan.report_path(job).read_text(encoding="utf-8"))
+        path = plan.report_path(job)
+        report = stream.report_head(path) if large else json.loads(path.read_text(encoding="utf-8"))
         settings = report.get("settings", {})
         if settings.get("fingerprint") != fp[0]:
             return None
-        current = sha256(data)
         if plan.in_place:
             # The input is the output now; a file changed since is cleaned again.
-            return report if current == report["output"]["sha256"] else None
+            return report if digest == report["output"]["sha256"] else None
         if settings.get("witnesses", "") != fp[1]:
             return None
-        target = plan.target(job).read_bytes()
-        if current == report["input"]["sha256"] and sha256(target.decode("utf-8")) == report["output"]["sha256"]:
+        if digest == report["input"]["sha256"] and stream.utf8_sha256(plan.target(job)) == report["output"]["sha256"]:
             return report
     except (OSError, ValueError, KeyError, UnicodeDecodeError):
         return None
@@ -289,8 +294,11 @@ def clean_one(job: Job, plan: Plan, fp: tuple[str, str], repairer: Repairer | No
     target = plan.target(job)
     base = {"input": str(job.source), "output": str(target)}
     try:
-        data = read_input(job.source)
-        existing = up_to_date(plan, job, data, fp)
+        large = stream.is_large(job.source, plan.stream_bytes)
+        data = b"" if large else read_input(job.source)
+        existing = up_to_date(plan, job, stream.file_sha256(job.source) if large else sha256(data), fp, large=large)
+        if existing is not None and large and plan.html and not _page_path(plan, job).exists():
+            existing = None  # a large file's page is written while it is repaired
         if existing is not None:
             page = ""
             if plan.html:
@@ -306,6 +314,8 @@ def clean_one(job: Job, plan: Plan, fp: tuple[str, str], repairer: Repairer | No
             return Outcome(_row(base, existing, 0.0), "skipped", page=page, pid=os.getpid(), peak_rss_mb=_peak_rss_mb())
         if not plan.in_place and target.resolve() == job.source.resolve():
             raise RepairError(f"{job.source}: output would overwrite the input; choose another -o or --in-place")
+        if large:
+            return _clean_streamed(job, plan, fp, repairer, base, t0)
         settings = {**settings_of(repairer), "fingerprint": fp[0], "witnesses": fp[1]}
         timed_out = False
         try:
@@ -371,6 +381,100 @@ def clean_one(job: Job, plan: Plan, fp: tuple[str, str], repairer: Repairer | No
     except Exception as err:  # a bug must not take a thousand-file batch down with it
         msg = f"{job.source}: internal error ({type(err).__name__}: {err}); please report it"
         return Outcome({**base, "status": "failed", "error": msg}, "failed", error=msg, pid=os.getpid())
+
+
+def _page_path(plan: Plan, job: Job) -> Path:
+    from urllib.parse import unquote
+
+    from repair.html_report import page_href
+
+    return plan.report_dir / "html" / Path(*map(unquote, page_href(job.relative.as_posix()).split("/")))
+
+
+def _clean_streamed(
+    job: Job, plan: Plan, fp: tuple[str, str], repairer: Repairer, base: dict[str, Any], t0: float
+) -> Outcome:
+    """``clean_one`` for a file above ``stream.STREAM_BYTES``: the same outputs, as atomic and
+    in the same order, written while it is repaired a chunk at a time (``repair.stream``).
+    Its HTML page shows the output's first chunk; the JSON report has every edit."""
+    target, report_path = plan.target(job), plan.report_path(job)
+    settings = {**settings_of(repairer), "fingerprint": fp[0], "witnesses": fp[1]}
+    out = AtomicFile(target)
+    report: AtomicFile | None = None
+    published: list[Path] = []
+    try:
+        report = AtomicFile(report_path, what="report")
+
+        def repair_with(r: Repairer, s: dict[str, Any]) -> stream.Streamed:
+            out.reset()
+            report.reset()
+            return stream.repair_file(
+                job.source,
+                r,
+                out,
+                report,
+                input_path=str(job.source),
+                output_path=str(target),
+                settings=s,
+                chunk_chars=plan.chunk_chars,
+                spool_dir=report_path.parent,
+            )
+
+        timed_out = False
+        try:
+            with _deadline(plan.max_seconds):
+                made = repair_with(repairer, settings)
+        except _TimedOut:
+            timed_out = True
+            exact = exact_repairer(repairer)
+            settings = {
+                **settings_of(exact),
+                "fingerprint": fp[0] + ":timed-out",
+                "witnesses": fp[1],
+                "timed_out_after_seconds": plan.max_seconds,
+            }
+            made = repair_with(exact, settings)
+        backup = job.source.with_name(job.source.name + plan.backup_suffix)
+        if plan.in_place and not backup.exists():  # the first backup holds the original; never overwrite it
+            copy_atomic(job.source, backup, what="backup")
+        report.commit()
+        published.append(report_path)
+        page = ""
+        if plan.html:
+            from repair.html_report import write_file_page
+
+            published.append(_page_path(plan, job))
+            shown, total = len(made.preview_text), made.report["output"]["chars"]
+            page = write_file_page(
+                plan.report_dir,
+                {**made.report, "edits": made.preview_edits},
+                made.preview_text,
+                job.relative.as_posix(),
+                title=f"{job.source} — repair report: the first {shown:,} of {total:,} characters "
+                "(every edit is in the JSON report)",
+            )
+        if plan.in_place and made.unchanged:
+            out.discard()
+        else:
+            out.commit()
+    except BaseException:
+        out.discard()
+        if report is not None:
+            report.discard()
+        for path in published:
+            try:
+                path.unlink()
+            except OSError:
+                pass
+        raise
+    return Outcome(
+        _row(base, made.report, time.perf_counter() - t0),
+        "timed_out" if timed_out else "repaired",
+        page=page,
+        chars=made.report["input"]["chars"],
+        pid=os.getpid(),
+        peak_rss_mb=_peak_rss_mb(),
+    )
 
 
 # The families whose repairs the bytes alone decide, each a linear scan with
@@ -458,7 +562,7 @@ def run(
     """Clean every job; outcomes in job order.  KeyboardInterrupt propagates after the pool stops."""
     keys_by_job: dict[int, set[str]] = {}
     if batch_witnesses and len(jobs) > 1 and repairer.lm is not None:
-        keys_by_job = _batch_witnesses(jobs, repairer, workers)
+        keys_by_job = _batch_witnesses(jobs, repairer, workers, plan)
     if on_phase:
         on_phase("repairing")
     settings_fp = fingerprint(repairer)
@@ -498,11 +602,19 @@ def _decoded(path: Path) -> str | None:
         return None  # reported when the file itself is cleaned
 
 
-def _exact_keys(args: tuple[Path, Repairer, Path]) -> set[str]:
-    """Pass 1: the file's gap contexts; its exactly repaired text is kept for pass 2."""
+def _exact_keys(args: tuple[Path, Repairer, Path, int]) -> set[str]:
+    """Pass 1: the file's gap contexts; its exactly repaired text is kept for pass 2.
+    A file to stream (``chunk_chars`` not 0) is read a chunk at a time and not kept:
+    its repair sees one chunk as its own text, so the other chunks would witness it
+    as other copies."""
     from repair.api import result_gap_keys
 
-    path, exact, kept = args
+    path, exact, kept, chunk_chars = args
+    if chunk_chars:
+        try:
+            return stream.gap_keys(path, exact, chunk_chars)
+        except RepairError:
+            return set()
     text = _decoded(path)
     if text is None:
         return set()
@@ -521,7 +633,7 @@ def _index_part(args: tuple[Path, frozenset[str]]) -> dict[str, dict[str, dict[s
     return index.counts()
 
 
-def _batch_witnesses(jobs: list[Job], repairer: Repairer, workers: int) -> dict[int, set[str]]:
+def _batch_witnesses(jobs: list[Job], repairer: Repairer, workers: int, plan: Plan) -> dict[int, set[str]]:
     """Let the batch's clean text witness its own gaps (``Repairer.with_batch_witnesses``,
     in the pool: pass 1 repairs each file exactly once and keeps the text in a
     temporary folder, pass 2 indexes the kept texts); keys per job."""
@@ -529,7 +641,10 @@ def _batch_witnesses(jobs: list[Job], repairer: Repairer, workers: int) -> dict[
     paths = [j.source for j in jobs]
     with tempfile.TemporaryDirectory(prefix="repair-witnesses-") as tmp:
         kept = [Path(tmp) / f"{i}.txt" for i in range(len(paths))]
-        first = [(p, exact, k) for p, k in zip(paths, kept, strict=True)]
+        first = [
+            (p, exact, k, (plan.chunk_chars or stream.CHUNK_CHARS) if stream.is_large(p, plan.stream_bytes) else 0)
+            for p, k in zip(paths, kept, strict=True)
+        ]
         if workers > 1:
             with ProcessPoolExecutor(
                 max_workers=workers,

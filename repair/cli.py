@@ -19,10 +19,11 @@ from pathlib import Path
 
 import click
 
+from repair import stream
 from repair.api import Repairer, load_references
 from repair.batch import DEFAULT_MAX_SECONDS, DEFAULT_REPORT_SUBDIR, collect_inputs
 from repair.errors import RepairError, UnwritableOutputError
-from repair.io import read_input, write_atomic
+from repair.io import AtomicFile, read_input, write_atomic
 from repair.report import build_report, dumps, settings_of
 
 
@@ -440,6 +441,13 @@ def detect(paths, recursive, report_dir, as_json) -> None:
     for job in jobs:
         stdin = job.source == Path("-")
         name = "stdin" if stdin else str(job.source)
+        if not stdin and stream.is_large(job.source):
+            try:
+                _detect_streamed(repairer, job, report_dir, as_json)
+            except RepairError as err:
+                _fail(f"{name}: {err}" if not str(err).startswith(name) else str(err))
+                failed += 1
+            continue
         try:
             data = sys.stdin.buffer.read() if stdin else read_input(job.source)
             result = repairer.repair_bytes(data)
@@ -465,11 +473,70 @@ def detect(paths, recursive, report_dir, as_json) -> None:
             continue
         detected = report["summary"]["detected"]
         encoding = encoding_text(result.encoding, report["input"].get("encoding_segments", []))
-        click.echo(f"{name}: {encoding}, " + (", ".join(f"{k} {v}" for k, v in detected.items()) or "no damage found"))
+        click.echo(detected_line(name, encoding, detected))
         for e in report["edits"]:
-            fix = f" -> {e['after']!r}" if e["applied"] else ""
-            click.echo(f"  {e['line']}:{e['column']} {e['kind']} {e['before']!r}{fix} ({e['confidence']:.2f})")
+            click.echo(edit_line(e))
     sys.exit(1 if failed else 0)
+
+
+def detected_line(name: str, encoding: str, detected: dict) -> str:
+    """The first line ``repair detect`` prints for a file."""
+    return f"{name}: {encoding}, " + (", ".join(f"{k} {v}" for k, v in detected.items()) or "no damage found")
+
+
+def edit_line(e: dict) -> str:
+    """One edit of ``repair detect``'s listing."""
+    fix = f" -> {e['after']!r}" if e["applied"] else ""
+    return f"  {e['line']}:{e['column']} {e['kind']} {e['before']!r}{fix} ({e['confidence']:.2f})"
+
+
+def _detect_streamed(repairer: Repairer, job, report_dir: Path | None, as_json: bool) -> None:
+    """``detect`` for a file above ``repair.stream.STREAM_BYTES``, read and reported a chunk at a
+    time: what it prints waits in a temporary file until the counts it starts with are known."""
+    import tempfile
+
+    name = str(job.source)
+    path = None if report_dir is None else report_dir / job.relative.with_name(job.relative.name + ".report.json")
+    report = None if path is None else AtomicFile(path, what="report")
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as listing:
+
+        def keep(items: list[dict]) -> None:
+            for e in items:
+                if not as_json:
+                    listing.write(edit_line(e) + "\n")
+                else:  # the edits of one JSON line, as json.dumps separates them
+                    listing.write((", " if listing.tell() else "") + json.dumps(e, ensure_ascii=False))
+
+        try:
+            made = stream.repair_file(
+                job.source,
+                repairer,
+                None,
+                report,
+                input_path=name,
+                output_path=None,
+                settings=_settings(repairer),
+                spool_dir=None if path is None else path.parent,
+                on_edits=keep,
+            )
+            if report is not None:
+                report.commit()
+        except BaseException:
+            if report is not None:
+                report.discard()
+            raise
+        listing.seek(0)
+        if as_json:
+            head = json.dumps({**made.report, "edits": []}, ensure_ascii=False)
+            click.echo(head[: -len("]}")], nl=False)
+        else:
+            inp = made.report["input"]
+            encoding = encoding_text(inp["encoding"], inp["encoding_segments"])
+            click.echo(detected_line(name, encoding, made.report["summary"]["detected"]))
+        for block in iter(lambda: listing.read(1 << 16), ""):
+            click.echo(block, nl=False)
+        if as_json:
+            click.echo("]}")
 
 
 @main.group()

@@ -1183,7 +1183,9 @@ def page_href(relative_name: str) -> str:
     return "/".join(quote(p) for p in _page_path(relative_name).parts)
 
 
-def write_file_page(report_dir: Path, report: dict[str, Any], output_text: str, relative_name: str) -> str:
+def write_file_page(
+    report_dir: Path, report: dict[str, Any], output_text: str, relative_name: str, *, title: str | None = None
+) -> str:
     """Write one file's page under ``<report_dir>/html/``; returns its href relative to the index.
 
     A batch worker writes its own file's page, so pages cost no memory in the
@@ -1191,7 +1193,7 @@ def write_file_page(report_dir: Path, report: dict[str, Any], output_text: str, 
     """
     page = _page_path(relative_name)
     up = "../" * (len(page.parts) - 1)
-    body = render_file(report, output_text, index_href=up + "index.html")
+    body = render_file(report, output_text, title=title, index_href=up + "index.html")
     write_atomic(Path(report_dir) / "html" / Path(*page.parts), body.encode("utf-8"))
     return "/".join(quote(p) for p in page.parts)
 
