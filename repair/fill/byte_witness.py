@@ -119,10 +119,15 @@ def run_reading(
     if not found and regions:
         # No copy holds the run between the same contexts: where the alignment
         # puts it, a stretch the channel turns into the run is its reading.
+        # Anchored by the characters right beside the run, as the copy has them
+        # (the lost lead byte and the cut last character hide a character at
+        # each end: without them, 为余夫… and 余夫…军 read the same).
         aligned = _aligned_readings(regions, codec, simplified, 2 * (w1 - w0) + 2)
         for s, t in spans:
-            for reading in aligned.get(text[s:t].rstrip("\ufffd"), ()):
-                found[(s, t, reading)] = 1
+            left, right = fold(_before(text, s)[-1:]), fold(_after(text, t)[:1])
+            for before, reading, after in aligned.get(text[s:t].rstrip("\ufffd"), ()):
+                if left and right and (before, after) == (left, right):
+                    found[(s, t, reading)] = 1
     # Spans that differ only by characters read the same either way (a Big5
     # reader back in step after an ASCII-range byte) are one reading: the
     # narrowest is kept.  Two different texts are no reading at all.
@@ -132,19 +137,23 @@ def run_reading(
     return s, t, reading, count
 
 
-def _aligned_readings(regions: Sequence[str], codec: str, simplified: bool, longest: int) -> dict[str, set[str]]:
+def _aligned_readings(
+    regions: Sequence[str], codec: str, simplified: bool, longest: int
+) -> dict[str, set[tuple[str, str, str]]]:
     """What the channel makes of every stretch of the regions (of ``MIN_RUN``
-    to ``longest`` characters), mapped back to the stretches: each stretch is
-    shifted once, whatever span of the document it is checked against."""
-    out: dict[str, set[str]] = {}
+    to ``longest`` characters), mapped back to the stretches with the
+    characters beside them (folded): each stretch is shifted once, whatever
+    span of the document it is checked against."""
+    out: dict[str, set[tuple[str, str, str]]] = {}
     for region in regions:
         region = region.replace("\n", "")
-        for a in range(len(region)):
-            for n in range(MIN_RUN, min(longest, len(region) - a) + 1):
+        for a in range(1, len(region)):
+            for n in range(MIN_RUN, min(longest, len(region) - a - 1) + 1):
                 written = fold(region[a : a + n]) if simplified else region[a : a + n]
                 got = shifted(written, codec)
                 if got:
-                    out.setdefault(got.rstrip("\ufffd"), set()).add(written)
+                    beside = (fold(region[a - 1]), written, fold(region[a + n]))
+                    out.setdefault(got.rstrip("\ufffd"), set()).add(beside)
     return out
 
 
