@@ -91,11 +91,24 @@ def folded_document(doc: CorruptedDocument) -> CorruptedDocument:
     return replace(doc, clean=fold(doc.clean), damaged=fold(doc.damaged), damages=damages)
 
 
-def score_kind(docs: Sequence[CorruptedDocument], results: Sequence[tuple[str, list[EditView]]]) -> dict:
+def in_reference(witness, start: int, end: int) -> bool:
+    """Whether the clean text's ``start:end`` (a damaged piece's passage) is in the witness: a
+    commentary quotes only some pieces of the text; the other kinds hold all of it."""
+    if witness is None or witness.kind != "commentary":
+        return True
+    return any(a <= start and end <= b for a, b in witness.pieces)
+
+
+def score_kind(
+    docs: Sequence[CorruptedDocument], results: Sequence[tuple[str, list[EditView]]], witnesses: Sequence = ()
+) -> dict:
     tallies: dict[str, Tally] = defaultdict(Tally)
     categories: dict[str, Counter] = defaultdict(Counter)
+    # The same outcomes for the pieces whose passage the witness holds.
+    held: Counter = Counter()
     before = after = after_folded = clean_chars = 0
-    for doc, (output, edits) in zip(docs, results, strict=True):
+    for n, (doc, (output, edits)) in enumerate(zip(docs, results, strict=True)):
+        witness = witnesses[n] if witnesses else None
         clean_chars += len(doc.clean)
         before += Levenshtein.distance(doc.damaged, doc.clean)
         after += Levenshtein.distance(output, doc.clean)
@@ -107,6 +120,10 @@ def score_kind(docs: Sequence[CorruptedDocument], results: Sequence[tuple[str, l
             tallies[family].add(o)
             variant = o.outcome != "restored" and f.outcome == "restored"
             categories[family]["variant" if variant else o.outcome] += 1
+            d = o.damage
+            if family in WITNESSED and in_reference(witness, d.clean_offset, d.clean_offset + len(d.clean)):
+                held["instances"] += 1
+                held["variant" if variant else o.outcome] += 1
     families = {}
     for family in FAMILIES:
         t = tallies[family].as_dict()
@@ -131,6 +148,7 @@ def score_kind(docs: Sequence[CorruptedDocument], results: Sequence[tuple[str, l
         "cer_before": before / clean_chars,
         "cer_after": after / clean_chars,
         "families": families,
+        "in_reference": dict(held),
     }
 
 
@@ -164,6 +182,15 @@ def render(results: dict) -> str:
         parts = [sum(fs[f][k] for f in WITNESSED) for k in ("variant", "wrong", "marked")]
         totals.append(f"{_pct(restored / max(1, n))} · {parts[0]} · {parts[1]} · {parts[2]}")
     rows.append(totals)
+    held = ["all eight, passage in the reference", ""]
+    for kind in kinds:
+        h = results["kinds"][kind].get("in_reference", {})
+        n = h.get("instances", 0)
+        held.append(
+            f"{_pct(h.get('restored', 0) / max(1, n))} of {n} · {h.get('variant', 0)} · {h.get('wrong', 0)}"
+            f" · {h.get('marked', 0)}"
+        )
+    rows.append(held)
     cer = ["character error rate after", ""]
     cer += [_pct(results["kinds"][k]["cer_after"]) for k in kinds]
     rows.append(cer)
@@ -208,7 +235,7 @@ def main(argv: Sequence[str] | None = None) -> dict:
     for kind in kinds:
         witnesses = [make_witness(kind, d, i, paras, args.seed) for i, d in enumerate(docs)]
         outputs = repair_all([(d.damaged, w.text) for d, w in zip(docs, witnesses, strict=True)], args.jobs)
-        results["kinds"][kind] = score_kind(docs, outputs)
+        results["kinds"][kind] = score_kind(docs, outputs, witnesses)
         results["witnesses"][kind] = witness_stats(witnesses, docs)
         _log(f"{kind}: repaired and scored", t0)
     results["seconds"] = round(time.perf_counter() - t0, 1)
