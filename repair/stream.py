@@ -61,14 +61,17 @@ from repair.report import _line_index, build_report, counts, dumps, edit_to_json
 from repair.types import Edit, Result
 
 # Files above this many bytes are streamed.  Repaired whole, a file's peak
-# memory grows by about half a kilobyte per character (measured with the
-# shipped model: ~280 MB for 300,000 characters, ~760 MB for 1.4 million);
-# one megabyte of UTF-8 Chinese (about 350,000 characters) is where a whole
-# repair passes 300 MB.  Smaller files are repaired exactly as before.
+# memory grows with its text (measured with the shipped model: ~280 MB for
+# 300,000 characters, ~760 MB for 1.4 million, 4.6 GB for 35 million); one
+# megabyte of UTF-8 Chinese (about 350,000 characters) is where a whole repair
+# passes 300 MB.  Smaller files are repaired exactly as before.
 STREAM_BYTES = 1 << 20
-# Characters per chunk: small enough that a chunk's repair stays well under
-# the bound, large enough that the document-wide judgements have evidence.
-CHUNK_CHARS = 100_000
+# Characters per chunk: a chunk's repair adds up to ~100 MB to the process (the
+# interpreter, tables and mapped model take ~95 MB; what is kept between chunks
+# grows by ~30 MB over a long file), and the document-wide judgements still see
+# a long chapter.  On benchmarks/memory_100mb.py's file, 100,000 characters peaked at
+# 282 MB; 50,000 leave a margin (and gave the same edits on its first 4 MB).
+CHUNK_CHARS = 50_000
 BLOCK = 1 << 20  # bytes read at a time
 # Characters each side of a cut inside a line that must be ordinary Han.
 PLAIN_MARGIN = 8

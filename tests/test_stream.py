@@ -393,3 +393,24 @@ def test_the_commands_stream_a_large_file_and_print_what_they_print_for_a_small_
         seen[mode] = [(out / "a.txt").read_bytes(), reports, listed.output, json.loads(as_json.output)]
     assert seen["streamed"] == seen["whole"]
     assert "escape" in seen["whole"][2] and seen["whole"][3]["edits"]
+
+
+def test_a_large_file_in_a_batch_is_witnessed_but_witnesses_nothing(tmp_path: Path) -> None:
+    """Batch witnesses: the other files' text fills a large file's gaps as a small file's; its own
+    text is not indexed, since its repair sees one chunk as its own text and would take the
+    other chunks for other copies."""
+    src = tmp_path / "in"
+    src.mkdir()
+    a = "子曰：學而時□之，不亦說乎？有朋自遠方來，不亦樂乎？人不知而不慍，不亦君子乎？\n"
+    b = "子曰：學而時習之，不亦說乎？有朋自遠□來，不亦樂乎？人不知而不慍，不亦君子乎？\n"
+    (src / "a.txt").write_text(a * 3, encoding="utf-8")  # above the threshold below
+    (src / "b.txt").write_text(b, encoding="utf-8")
+    lines = {}
+    for mode, threshold in (("whole", None), ("streamed", 300)):
+        out = tmp_path / mode
+        outcomes = run_batch(src, plan_for(out, stream_bytes=threshold, chunk_chars=100), Repairer())
+        assert [o.status for o in outcomes] == ["repaired", "repaired"]
+        lines[mode] = [(out / name).read_text("utf-8").splitlines()[0] for name in ("a.txt", "b.txt")]
+    clean = a.replace("□", "習").strip()
+    assert lines["whole"] == [clean, clean]
+    assert lines["streamed"] == [clean, b.strip()]
