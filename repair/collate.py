@@ -28,6 +28,7 @@ from rapidfuzz.distance import Levenshtein
 
 from repair.charclass import HAN_RANGES, PRIVATE_USE_RANGES
 from repair.fill.witness import fold as fold_text
+from repair.variants import variant_class
 
 # What an anchor is made of: shorter n-grams recur by chance in a reference of
 # millions of characters, longer ones are broken more often by a variant form
@@ -70,8 +71,9 @@ def is_damage_mark(ch: str) -> bool:
 
 
 def fold_char(ch: str) -> str:
-    """The default folding, per character: forms that differ only by script compare equal."""
-    return fold_text(ch)
+    """The default folding, per character: forms of one word compare equal,
+    across scripts and across an edition's variant forms (爲 為 为, 賔 賓)."""
+    return variant_class(fold_text(ch))
 
 
 def _codepoints(text: str) -> np.ndarray:
