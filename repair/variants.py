@@ -20,10 +20,11 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cache
 from importlib import resources
 
-__all__ = ["pair_sources", "same_word", "variant_class", "variants_of"]
+__all__ = ["components", "pair_sources", "same_word", "variant_class", "variants_of"]
 
 
 @cache
@@ -44,9 +45,12 @@ def _key(chars: list[str]) -> str:
     return min(basic or chars)
 
 
-@cache
-def _table() -> tuple[dict[str, str], dict[str, str]]:
-    """(character → the key of its group, key → the group's characters, key first)."""
+def components(pairs: Iterable[tuple[str, str]]) -> list[list[str]]:
+    """The connected components of ``pairs``: each a group of characters linked by a chain of pairs.
+
+    >>> sorted(map(sorted, components([("爲", "為"), ("為", "为"), ("賔", "賓")])))
+    [['为', '為', '爲'], ['賓', '賔']]
+    """
     parent: dict[str, str] = {}
 
     def find(c: str) -> str:
@@ -56,16 +60,22 @@ def _table() -> tuple[dict[str, str], dict[str, str]]:
             c = parent[c]
         return c
 
-    for a, b in _pairs():
+    for a, b in pairs:
         ra, rb = find(a), find(b)
         if ra != rb:
             parent[rb] = ra
     members: dict[str, list[str]] = {}
     for c in parent:
         members.setdefault(find(c), []).append(c)
+    return list(members.values())
+
+
+@cache
+def _table() -> tuple[dict[str, str], dict[str, str]]:
+    """(character → the key of its group, key → the group's characters, key first)."""
     key_of: dict[str, str] = {}
     group_of: dict[str, str] = {}
-    for chars in members.values():
+    for chars in components(_pairs()):
         key = _key(chars)
         group_of[key] = key + "".join(sorted(c for c in chars if c != key))
         for c in chars:

@@ -47,9 +47,11 @@ import argparse
 import hashlib
 import tarfile
 import zipfile
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
+
+from repair.variants import components
 
 SUPPLEMENT = Path(__file__).resolve().parent / "variant_supplement.tsv"
 
@@ -161,21 +163,9 @@ def table(pairs: Iterable[tuple[str, str, str]]) -> list[tuple[str, str, list[st
 
 def group_count(rows: Sequence[tuple[str, str, list[str]]]) -> tuple[int, int, int]:
     """(groups, characters, largest group): the connected components of the pairs."""
-    parent: dict[str, str] = {}
-
-    def find(c: str) -> str:
-        parent.setdefault(c, c)
-        while parent[c] != c:
-            parent[c] = parent[parent[c]]
-            c = parent[c]
-        return c
-
-    for a, b, _ in rows:
-        ra, rb = find(a), find(b)
-        if ra != rb:
-            parent[rb] = ra
-    sizes = Counter(find(c) for c in parent)
-    return len(sizes), len(parent), max(sizes.values())
+    groups = components((a, b) for a, b, _ in rows)
+    sizes = [len(g) for g in groups]
+    return len(sizes), sum(sizes), max(sizes)
 
 
 def _digest(path: Path) -> str:

@@ -25,7 +25,7 @@ from dataclasses import replace
 from repair.channel.forward import encodable
 from repair.collate import Alignment, ReferenceIndex, is_damage_mark
 from repair.fill.channel import narrow_code_page
-from repair.fill.ranker import run_widths
+from repair.fill.ranker import clean_text, run_widths
 from repair.lm.tokens import to_simplified, to_traditional
 from repair.plausibility import char_logp, script_of
 from repair.types import Candidate, Edit
@@ -85,7 +85,7 @@ def read_gaps(
     gaps = [i for i, e in enumerate(edits) if e.kind in COLLATED_KINDS and not e.applied]
     if not gaps or not alignments:
         return list(edits)
-    clean = _clean_text(text, edits)
+    clean = clean_text(text, edits)
     own = set(clean)
     # The script fills are written in: the document's, judged on its clean text with any evidence at all.
     simplified = (script if script != "neutral" else script_of(clean)) == "simplified"
@@ -172,14 +172,3 @@ def _form(ch: str, own: set[str], simplified: bool, lacked: str | None) -> str |
     if used:
         return used[0] if len(used) == 1 else None
     return mine if char_logp(mine) >= max(map(char_logp, forms)) - RARER else None
-
-
-def _clean_text(text: str, edits: Sequence[Edit]) -> str:
-    """The document without its damaged spans (what its habits are read from)."""
-    pieces, pos = [], 0
-    for e in sorted(edits, key=lambda e: e.start):
-        if e.start >= pos:
-            pieces.append(text[pos : e.start])
-            pos = e.end
-    pieces.append(text[pos:])
-    return "".join(pieces)

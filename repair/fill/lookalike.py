@@ -21,7 +21,7 @@ import numpy as np
 from repair.families.needs_model import LOOKALIKE_SETS
 from repair.fill.ranker import left_context, observed_accuracy, posterior, right_context
 from repair.lm.model import CharLM
-from repair.lm.tokens import _converter, to_traditional
+from repair.lm.tokens import to_traditional, to_traditional_each
 from repair.types import Candidate, Edit
 
 # Log10 prior odds that a character of a confusion set is a swap rather than
@@ -80,22 +80,6 @@ def judge(lm: CharLM, left: str, ch: str, right: str) -> tuple[list[str], np.nda
     return cands, posterior(scores, TEMPERATURE)
 
 
-def _projected(pieces: list[str]) -> list[str]:
-    """``to_traditional`` of each piece, all converted in one call (a call's
-    fixed cost is a few times that of converting a ten-character context).
-
-    OpenCC's dictionaries are read from text lines, so no entry holds a line
-    break and no match reads across one: joined by line breaks, each piece is
-    converted as if alone.  As ``to_traditional`` does, a piece whose length
-    would change stays as it was (checked per piece, hence the converter
-    itself rather than ``to_traditional`` of the whole).
-    """
-    out = _converter("s2t").convert("\n".join(pieces)).split("\n") if pieces else []
-    if len(out) != len(pieces):
-        return [to_traditional(p) for p in pieces]
-    return [o if len(o) == len(p) else p for o, p in zip(out, pieces, strict=True)]
-
-
 def _slots(text: str, edits: Sequence[Edit]) -> list[tuple[int, str, str]]:
     """(offset, left context, right context) of each set character outside the
     edits that has enough context for the model to be asked."""
@@ -127,7 +111,7 @@ def check(text: str, edits: Sequence[Edit], lm: CharLM, *, min_confidence: float
     positions are projected to traditional script in one call.
     """
     slots = _slots(text, edits)
-    projected = _projected([piece for _, left, right in slots for piece in (left, right)])
+    projected = to_traditional_each([piece for _, left, right in slots for piece in (left, right)])
     found: list[Edit] = []
     for (i, left, right), pleft, pright in zip(slots, projected[::2], projected[1::2], strict=True):
         ch = text[i]

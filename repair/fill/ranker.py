@@ -224,7 +224,7 @@ def fill(
     slots = [i for i, e in enumerate(edits) if (e.kind in FILLABLE and not e.applied) or _lost_gaps(e)]
     if not slots:
         return list(edits)
-    clean = _clean_text(text, edits)
+    clean = clean_text(text, edits)
     masked = masked_text(text, edits)
     # The script the fills are written in: the document's, judged on its clean
     # text with any evidence at all (a short text still has a script).
@@ -681,7 +681,7 @@ def _in_channel(witness: tuple[str, int], allowed: Sequence[str]) -> tuple[str, 
     return (forms[0], count) if len(forms) == 1 else None
 
 
-def _clean_text(text: str, edits: Sequence[Edit]) -> str:
+def clean_text(text: str, edits: Sequence[Edit]) -> str:
     """The document with every detected span cut out (for the cache, the own-text
     witnesses and the code page).  Each span leaves cut marks: a line break
     alone would let the Han projection join the two sides, and the document

@@ -211,7 +211,7 @@ def test_the_model_alone_never_fills_a_run_of_two_marks_but_lists_two_character_
 def test_the_clean_text_keeps_a_cut_where_a_gap_was():
     # Joined across the gap, 必先ス于闲隙 read 必先于闲隙: the document seemed to
     # witness its other gap (必先ス闲隙) with 于.
-    from repair.fill.ranker import _clean_text
+    from repair.fill.ranker import clean_text as _clean_text
     from repair.lm.tokens import han_projection
 
     text = "天子必先ス闲隙之地天子必先ス于闲隙之地"

@@ -182,8 +182,8 @@ def test_outscored_agrees_with_the_full_scores():
 
 
 def test_contexts_projected_together_as_if_alone():
-    from repair.fill.lookalike import _projected
     from repair.lm.tokens import to_traditional
+    from repair.lm.tokens import to_traditional_each as _projected
 
     pieces = ["学而时习之", "", "不亦说乎", "有朋自远方来", "后来", "皇后", "于是", "天干地支", "學而時習"]
     assert _projected(pieces) == [to_traditional(p) for p in pieces]
