@@ -1,11 +1,15 @@
-"""How often a gap read by collation is right: the confidence of ``repair.fill.collation``.
+"""How often a gap read by collation is right: the confidences of ``repair.fill.collation``
+and of the lost characters found by the alignment (``repair.fill.deletions.collated``).
 
 The main benchmark's kind of documents (seeds 1 and 2 by default, never the
 benchmark's seed 0) are repaired against each kind of realistic witness
 (``witnesses.py``: the exact copy, another edition, an edition with notes, a
 commentary quoting the text) with every collation reading written, whatever
 its confidence; each written reading is compared with the truth: exact, the
-right word in another form (same ``variant_class``), or wrong.
+right word in another form (same ``variant_class``), or wrong.  Lost characters
+are written only against copies of the same edition, so the exact copy, the
+copy with notes and the commentary are given as such (``same_edition``); what
+the alignment finds against another edition is tallied too, as reported.
 
     python benchmarks/calibrate_collation.py --corpus ../shared/corpus
 """
@@ -26,7 +30,7 @@ from corrupt import generate_documents, held_out_paragraphs
 from witnesses import KINDS, make_witness
 
 from repair import Repairer
-from repair.fill import collation
+from repair.fill import collation, deletions
 from repair.variants import variant_class
 
 OUT = Path(__file__).resolve().parent / "results" / "calibration_collation.json"
@@ -39,22 +43,38 @@ def main() -> None:
     ap.add_argument("--seeds", type=int, nargs="+", default=[1, 2])
     args = ap.parse_args()
     collation.COLLATION_CONFIDENCE = 1.0  # write every reading whose form is known
+    deletions.ALIGNED_SAME_EDITION_CONFIDENCE = 1.0
     paras = held_out_paragraphs(args.corpus)
     tally: dict[str, Counter] = {}
+    lost: dict[str, Counter] = {}
     for seed in args.seeds:
         docs = generate_documents(paras, args.docs, seed)
         for kind in KINDS:
             count = tally.setdefault(kind, Counter())
+            found = lost.setdefault(kind, Counter())
             for i, doc in enumerate(docs):
                 witness = make_witness(kind, doc, i, paras, seed)
-                result = Repairer(references=(witness.text,)).repair_text(doc.damaged)
+                result = Repairer(references=(witness.text,), same_edition=kind != "edition").repair_text(doc.damaged)
                 truth = {(d.offset, d.offset + len(d.damaged)): d.clean for d in doc.damages}
                 # A run of marks may hold several damaged pieces side by side (くく for 悱悱).
                 for a, b in itertools.pairwise(doc.damages):
                     if b.offset == a.offset + len(a.damaged) and a.damaged and b.damaged:
                         truth.setdefault((a.offset, b.offset + len(b.damaged)), a.clean + b.clean)
                 for e in result.edits:
-                    if "collation" not in e.detail or not e.applied:
+                    if "collation" not in e.detail:
+                        continue
+                    if e.kind == "deletion":
+                        want = truth.get((e.start, e.end))
+                        got = e.candidates[0].text
+                        found[
+                            "right"
+                            if want == got
+                            else "variant form"
+                            if want and variant_class(want) == variant_class(got)
+                            else "wrong"
+                        ] += 1
+                        continue
+                    if not e.applied:
                         continue
                     want = truth.get((e.start, e.end))
                     if want is None:
@@ -67,16 +87,21 @@ def main() -> None:
                         count["variant form"] += 1
                     else:
                         count["wrong"] += 1
-            print(seed, kind, dict(count), flush=True)
+            print(seed, kind, dict(count), dict(found), flush=True)
     total = sum(tally.values(), Counter())
     n = sum(total.values())
     right = total["exact"]
+    same = sum((v for k, v in lost.items() if k != "edition"), Counter())
+    m = sum(same.values())
     results = {
         "seeds": args.seeds,
         "docs": args.docs,
         "by_kind": {k: dict(v) for k, v in tally.items()},
         "total": dict(total),
         "observed_accuracy": round((right + 1) / (n + 2), 4) if n else None,
+        "lost_characters_by_kind": {k: dict(v) for k, v in lost.items()},
+        "lost_characters_same_edition": dict(same),
+        "lost_characters_observed_accuracy": round((same["right"] + 1) / (m + 2), 4) if m else None,
     }
     OUT.write_text(json.dumps(results, indent=1) + "\n")
     print(json.dumps(results, indent=1))

@@ -4,8 +4,11 @@ Each damaged document of ``corrupt.generate_documents`` (the main benchmark's,
 same seed) is repaired once per kind of reference ``witnesses.py`` makes: an
 exact copy, another edition (variant forms, other punctuation), an edition
 with notes printed in the text, and a commentary quoting the text in pieces.
-Every repair gets that one reference, ``Repairer(references=(witness,))``
-(not ``same_edition``: only the exact copy is one).
+Every repair gets that one reference, ``Repairer(references=(witness,))``,
+by default not as ``same_edition``; with ``--same-edition`` the copies of the
+document's own edition (the exact copy, the copy with notes, the commentary's
+quotations: all but ``edition``) are given as such, as a user who knows it
+would, so lost characters the alignment finds are written.
 
 Pieces are scored as ``run_benchmark.py`` scores them, per damage family.  A
 piece whose output differs from the clean text only by variant forms (the same
@@ -62,16 +65,16 @@ def _model():
     return _MODEL
 
 
-def repair_with(items: Sequence[tuple[str, str]]) -> list[tuple[str, list[EditView]]]:
-    """Repair each (text, reference) pair; runs in a worker process."""
+def repair_with(items: Sequence[tuple[str, str, bool]]) -> list[tuple[str, list[EditView]]]:
+    """Repair each (text, reference, same edition) item; runs in a worker process."""
     out = []
-    for text, reference in items:
-        result = repair.Repairer(model=_model(), references=(reference,)).repair_text(text)
+    for text, reference, same in items:
+        result = repair.Repairer(model=_model(), references=(reference,), same_edition=same).repair_text(text)
         out.append((result.text, edit_views(result.edits)))
     return out
 
 
-def repair_all(items: Sequence[tuple[str, str]], jobs: int) -> list[tuple[str, list[EditView]]]:
+def repair_all(items: Sequence[tuple[str, str, bool]], jobs: int) -> list[tuple[str, list[EditView]]]:
     batches = list(chunks(items, 20_000))
     if jobs <= 1:
         return [r for b in batches for r in repair_with(b)]
@@ -197,7 +200,9 @@ def render(results: dict) -> str:
     cfg = results["config"]
     return "\n".join(
         [
-            f"Witness kinds on {cfg['docs']} damaged documents (seed {cfg['seed']}); each cell: restored exactly · "
+            f"Witness kinds on {cfg['docs']} damaged documents (seed {cfg['seed']})"
+            + (", copies of the same edition given as such" if cfg.get("same_edition") else "")
+            + "; each cell: restored exactly · "
             "restored in a variant form · wrong · left marked.",
             "",
             table(header, rows, markdown=True),
@@ -212,9 +217,14 @@ def main(argv: Sequence[str] | None = None) -> dict:
     ap.add_argument("--seed", type=int, default=0, help="seed of the documents and of the witnesses")
     ap.add_argument("--kinds", default=",".join(KINDS), help=f"witness kinds, of {','.join(KINDS)}")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes")
-    ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    ap.add_argument(
+        "--same-edition", action="store_true", help="give the copies of the same edition (all but 'edition') as such"
+    )
+    ap.add_argument("--out", type=Path, default=None, help=f"default {DEFAULT_OUT.name} (or witness_same_edition.json)")
     args = ap.parse_args(argv)
     kinds = [k for k in args.kinds.split(",") if k]
+    if args.out is None:
+        args.out = DEFAULT_OUT.with_name("witness_same_edition.json") if args.same_edition else DEFAULT_OUT
     t0 = time.perf_counter()
     paras = held_out_paragraphs(args.corpus)
     if not paras:
@@ -225,6 +235,7 @@ def main(argv: Sequence[str] | None = None) -> dict:
         "config": {
             "docs": args.docs,
             "seed": args.seed,
+            "same_edition": args.same_edition,
             "corpus_split": "held-out 5% (repair/lm/split.py)",
             "repair_version": repair.__version__,
             "repair_source": source_state(),
@@ -234,7 +245,8 @@ def main(argv: Sequence[str] | None = None) -> dict:
     }
     for kind in kinds:
         witnesses = [make_witness(kind, d, i, paras, args.seed) for i, d in enumerate(docs)]
-        outputs = repair_all([(d.damaged, w.text) for d, w in zip(docs, witnesses, strict=True)], args.jobs)
+        same = args.same_edition and kind != "edition"
+        outputs = repair_all([(d.damaged, w.text, same) for d, w in zip(docs, witnesses, strict=True)], args.jobs)
         results["kinds"][kind] = score_kind(docs, outputs, witnesses)
         results["witnesses"][kind] = witness_stats(witnesses, docs)
         _log(f"{kind}: repaired and scored", t0)

@@ -27,6 +27,9 @@ MIN_ANCHOR = 4
 # (seed 0, 200 documents: runs read whole 78 with 3, 82 with 8; every one exact).
 SLACK = 8
 MIN_RUN = 4
+# Characters shifted, per character of an aligned region, before the search
+# of a region gives up (``_aligned_readings``): keeps it linear in the run.
+SHIFT_BUDGET = 64
 
 
 def shifted(clean: str, codec: str) -> str | None:
@@ -122,9 +125,13 @@ def run_reading(
         # Anchored by the characters right beside the run, as the copy has them
         # (the lost lead byte and the cut last character hide a character at
         # each end: without them, 为余夫… and 余夫…军 read the same).
-        aligned = _aligned_readings(regions, codec, simplified, 2 * (w1 - w0) + 2)
+        beside = {s: fold(_before(text, s)[-1:]) for s, _ in spans}
+        beside.update({-t - 1: fold(_after(text, t)[:1]) for _, t in spans})
+        lefts = {beside[s] for s, _ in spans} - {""}
+        rights = {beside[-t - 1] for _, t in spans} - {""}
+        aligned = _aligned_readings(regions, codec, simplified, 2 * (w1 - w0) + 2, lefts, rights)
         for s, t in spans:
-            left, right = fold(_before(text, s)[-1:]), fold(_after(text, t)[:1])
+            left, right = beside[s], beside[-t - 1]
             for before, reading, after in aligned.get(text[s:t].rstrip("\ufffd"), ()):
                 if left and right and (before, after) == (left, right):
                     found[(s, t, reading)] = 1
@@ -138,22 +145,48 @@ def run_reading(
 
 
 def _aligned_readings(
-    regions: Sequence[str], codec: str, simplified: bool, longest: int
+    regions: Sequence[str],
+    codec: str,
+    simplified: bool,
+    longest: int,
+    lefts: set[str],
+    rights: set[str],
 ) -> dict[str, set[tuple[str, str, str]]]:
     """What the channel makes of every stretch of the regions (of ``MIN_RUN``
-    to ``longest`` characters), mapped back to the stretches with the
-    characters beside them (folded): each stretch is shifted once, whatever
-    span of the document it is checked against."""
+    to ``longest`` characters) that has one of ``lefts`` before it and one of
+    ``rights`` after it (folded: the characters beside the run as the
+    document has them), mapped back to the stretches with those characters:
+    each stretch is shifted once, whatever span of the document it is checked
+    against.
+
+    Only stretches between such characters are shifted, and no more than
+    ``SHIFT_BUDGET`` characters' worth per region character: a region of
+    common characters (之 everywhere) would otherwise cost the cube of its
+    length.  Past the budget nothing is read (a reading found in part of the
+    stretches could be one of two).
+    """
     out: dict[str, set[tuple[str, str, str]]] = {}
     for region in regions:
         region = region.replace("\n", "")
+        folded = [fold(c) for c in region]
+        budget = SHIFT_BUDGET * len(region)
+        ends = [k for k in range(len(folded)) if folded[k] in rights]
         for a in range(1, len(region)):
-            for n in range(MIN_RUN, min(longest, len(region) - a - 1) + 1):
-                written = fold(region[a : a + n]) if simplified else region[a : a + n]
+            if folded[a - 1] not in lefts:
+                continue
+            for k in ends:
+                n = k - a
+                if n < MIN_RUN:
+                    continue
+                if n > min(longest, len(region) - a - 1):
+                    break
+                budget -= n
+                if budget < 0:
+                    return {}
+                written = fold(region[a:k]) if simplified else region[a:k]
                 got = shifted(written, codec)
                 if got:
-                    beside = (fold(region[a - 1]), written, fold(region[a + n]))
-                    out.setdefault(got.rstrip("\ufffd"), set()).add(beside)
+                    out.setdefault(got.rstrip("\ufffd"), set()).add((folded[a - 1], written, folded[k]))
     return out
 
 

@@ -24,7 +24,7 @@ from dataclasses import replace
 
 from repair.channel.forward import encodable
 from repair.collate import Alignment, ReferenceIndex, is_damage_mark
-from repair.fill.channel import narrow_code_page
+from repair.fill.channel import narrow_code_page, split_candidates
 from repair.fill.ranker import clean_text, run_widths
 from repair.lm.tokens import to_simplified, to_traditional
 from repair.plausibility import char_logp, script_of
@@ -33,6 +33,9 @@ from repair.variants import variant_class, variants_of
 
 # The gaps a reference can fill: each mark stands for lost characters.
 COLLATED_KINDS = ("placeholder", "private_use", "foreign_symbol", "replacement_char", "question_mark")
+# A mark and the byte that survived of a character's two: read like a gap,
+# written in the one form those bytes allow.
+SPLIT = "split_char"
 # Kinds whose mark says the lost form was one the document's code page lacked.
 OUTSIDE_PAGE_KINDS = ("question_mark", "private_use", "foreign_symbol")
 # Observed accuracy of a solid, unanimous collation reading in the document's
@@ -52,10 +55,13 @@ RARER = 1.0
 REGION_MARGIN = 8
 
 
-def aligned(text: str, edits: Sequence[Edit], indexes: Sequence[ReferenceIndex]) -> list[Alignment]:
+def aligned(
+    text: str, edits: Sequence[Edit], indexes: Sequence[ReferenceIndex], *, always: bool = False
+) -> list[Alignment]:
     """The document aligned with each reference (its gaps' marks as wildcards),
-    or nothing when it has no gap or run a reference could read."""
-    if not any(e.kind in (*COLLATED_KINDS, "byte_shift") for e in edits):
+    or nothing when it has no gap or run a reference could read (unless
+    ``always``: lost characters leave no mark, so only the alignment finds them)."""
+    if not always and not any(e.kind in (*COLLATED_KINDS, SPLIT, "byte_shift") for e in edits):
         return []
     marks = {c for e in edits if e.kind in COLLATED_KINDS for c in e.before}
     return [index.align(text, is_gap=lambda c: c in marks or is_damage_mark(c)) for index in indexes]
@@ -82,7 +88,7 @@ def read_gaps(
     script: str,
 ) -> list[Edit]:
     """The edits, with each gap the aligned references read alike written in the document's form."""
-    gaps = [i for i, e in enumerate(edits) if e.kind in COLLATED_KINDS and not e.applied]
+    gaps = [i for i, e in enumerate(edits) if e.kind in (*COLLATED_KINDS, SPLIT) and not e.applied]
     if not gaps or not alignments:
         return list(edits)
     clean = clean_text(text, edits)
@@ -100,7 +106,10 @@ def read_gaps(
         if len(reading.text) not in run_widths(e.kind, len(e.before)):
             continue
         lacked = (page or ("gbk" if simplified else "big5")) if e.kind in OUTSIDE_PAGE_KINDS else None
-        forms = [_form(ch, own, simplified, lacked) for ch in reading.text]
+        if e.kind == SPLIT:
+            forms = [split_form(reading.text, e.before, page)]
+        else:
+            forms = [document_form(ch, own, simplified, lacked) for ch in reading.text]
         if any(f is None for f in forms):
             continue  # the form is not known: left to the fill, which lists the candidates
         written = "".join(forms)  # type: ignore[arg-type]
@@ -135,14 +144,32 @@ def read_gaps(
 def _reading(alignments: Sequence[Alignment], e: Edit):
     """(which reference, its reading) where the references that read the gap solidly agree, else None."""
     readings = [(n, a.read(e.start, e.end)) for n, a in enumerate(alignments)]
-    solid = [(n, r) for n, r in readings if r.solid and r.run == (e.start, e.end)]
+    # The run of marks the span holds (a lost lead byte's span ends with the byte that survived).
+    marks = (e.start, e.end)
+    if e.kind == SPLIT:
+        marks = (e.start, e.start + max((i + 1 for i, c in enumerate(e.before) if is_damage_mark(c)), default=0))
+    solid = [(n, r) for n, r in readings if r.solid and r.run == marks]
     if not solid or any(not r.text or any(map(is_damage_mark, r.text)) for _, r in solid):
         return None  # a reference with nothing there, or damaged there too
     words = {tuple(variant_class(c) for c in r.text) for _, r in solid}
     return solid[0] if len(words) == 1 else None
 
 
-def _form(ch: str, own: set[str], simplified: bool, lacked: str | None) -> str | None:
+def split_form(ch: str, run: str, page: str | None) -> str | None:
+    """The one form of the word ``ch`` whose bytes a reader shows as ``run``
+    (a mark and the byte that survived), or None: the surviving byte names
+    the form, whatever the reference writes.
+
+    >>> split_form("说", "?f", "gb2312"), split_form("說", "?g", "gb2312")
+    ('說', None)
+    """
+    allowed = set(split_candidates(run, page))
+    forms = {f for c in (ch, to_traditional(ch), to_simplified(ch)) for f in (c, *variants_of(c))}
+    fits = forms & allowed
+    return fits.pop() if len(fits) == 1 else None
+
+
+def document_form(ch: str, own: set[str], simplified: bool, lacked: str | None = None) -> str | None:
     """The document's form of the word the reference writes ``ch``, or None where it is not known.
 
     ``lacked``: the code page the channel says lacked the lost form (a ``?``,

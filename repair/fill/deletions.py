@@ -33,9 +33,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from repair.collate import Alignment, is_damage_mark
+from repair.fill.collation import SNIPPET, document_form
+from repair.fill.ranker import clean_text
 from repair.fill.witness import WitnessIndex, context_key, fold
 from repair.lm.tokens import MARK_RE, NON_HAN_RE, to_simplified, to_traditional
 from repair.types import Candidate, Edit
+from repair.variants import variant_class
 
 # The share of right insertions over both measurements above, shrunk:
 # (124 + 1) / (128 + 171 + 2).  The reference's kind decides the real share.
@@ -205,3 +209,117 @@ def _one_per_run(text: str, found: list[Edit]) -> list[Edit]:
             continue
         kept.append(e)
     return kept
+
+
+# A character lost where the references, aligned by collation, read one
+# between two of the document's characters.  Observed on the generator's
+# copies of the same edition (benchmarks/calibrate_collation.py, seeds 1 and 2:
+# the exact copy, the copy with notes, the commentary quoting the text).
+ALIGNED_SAME_EDITION_CONFIDENCE = 0.962
+# Characters on each side of a found place that no other repair may touch: a
+# repair there changes what the alignment matched.
+ALIGNED_CLEAR = 4
+
+
+def collated(
+    text: str,
+    edits: Sequence[Edit],
+    alignments: Sequence[Alignment],
+    *,
+    min_confidence: float,
+    simplified: bool,
+    same_edition: bool = False,
+) -> list[Edit]:
+    """The edits plus an insertion wherever every reference aligned solidly
+    there reads one character the document lacks between two matching characters.
+
+    Unlike the exact contexts of ``witnessed``, the alignment sees past
+    another edition's punctuation, variant forms and notes.  What it cannot
+    see is whether the reference's extra character is a loss or that
+    edition's own reading, so, as there, a place is only reported unless the
+    references are copies of the same edition.  Where the document has
+    punctuation between the two characters, the reference says on which side
+    the lost one sat, or the place is left alone.
+    """
+    if not alignments:
+        return list(edits)
+    confidence = ALIGNED_SAME_EDITION_CONFIDENCE if same_edition else WITNESSED_CONFIDENCE
+    blocked = bytearray(len(text) + 1)
+    for e in edits:
+        for i in range(max(0, e.start - ALIGNED_CLEAR), min(len(text), e.end + ALIGNED_CLEAR) + 1):
+            blocked[i] = 1
+    own = set(clean_text(text, edits))
+    places = {(run.before, run.after) for a in alignments for run in a.deletions(max_chars=1)}
+    found: list[Edit] = []
+    for before, after in sorted(places):
+        if blocked[before] or blocked[after]:
+            continue
+        readings = [(n, a.read(after, after)) for n, a in enumerate(alignments)]
+        solid = [(n, r) for n, r in readings if r.solid]
+        if not solid or any(len(r.text) != 1 or is_damage_mark(r.text) for _, r in solid):
+            continue  # a reference reading the two characters side by side, or damaged there
+        if len({variant_class(r.text) for _, r in solid}) != 1:
+            continue
+        n, reading = solid[0]
+        char = document_form(reading.text, own, simplified)
+        if char is None:
+            continue
+        at = _aligned_place(text, before, after, alignments[n].reference, reading.offsets[0])
+        if at is None:
+            continue
+        applied = confidence >= min_confidence
+        ref = alignments[n].reference
+        ref_at = reading.offsets[0]
+        found.append(
+            Edit(
+                at,
+                at,
+                "",
+                char if applied else "",
+                "deletion",
+                confidence,
+                (Candidate(char, float(len(solid)), f"witness: reference {n + 1}, aligned by collation"),),
+                applied,
+                note=(
+                    f"{'restored' if applied else 'may have lost'} {char}: reference {n + 1}, aligned by "
+                    f"collation, reads {reading.text} here (p={confidence:.3f}"
+                    + (", same edition)" if same_edition else ": another edition's variant looks the same)")
+                ),
+                detail={
+                    "collation": {
+                        "reference": n + 1,
+                        "offset": ref_at,
+                        "reference_text": reading.text,
+                        "snippet": ref[max(0, ref_at - SNIPPET) : ref_at + 1 + SNIPPET],
+                        "matches": [reading.left_matches, reading.right_matches],
+                    }
+                },
+            )
+        )
+    taken = {e.start for e in edits if e.kind == "deletion"}
+    found = [e for e in _one_per_run(text, found) if e.start not in taken]
+    return sorted([*edits, *found], key=lambda e: (e.start, e.end))
+
+
+def _aligned_place(text: str, before: int, after: int, reference: str, ref_at: int) -> int | None:
+    """Where the lost character goes between the document's characters at
+    ``before`` and ``after``: between them when nothing separates them, else
+    on the side of the punctuation where the reference has it touching its
+    neighbour (its ``ref_at``), or None when the reference does not say.
+
+    >>> _aligned_place("天地玄黃", 1, 2, "天地之玄黃", 2)
+    2
+    >>> _aligned_place("天地，玄黃", 1, 3, "天地之，玄黃", 2), _aligned_place("天地，玄黃", 1, 3, "天地，之玄黃", 3)
+    (2, 3)
+    >>> _aligned_place("天地，玄黃", 1, 3, "天地、之、玄黃", 3) is None
+    True
+    """
+    if after == before + 1:
+        return after
+    left = ref_at > 0 and not NON_HAN_RE.match(reference[ref_at - 1])
+    right = ref_at + 1 < len(reference) and not NON_HAN_RE.match(reference[ref_at + 1])
+    if left and not right:
+        return before + 1
+    if right and not left:
+        return after
+    return None
