@@ -41,9 +41,9 @@ OUTSIDE_PAGE_KINDS = ("question_mark", "private_use", "foreign_symbol")
 # Observed accuracy of a solid, unanimous collation reading in the document's
 # own form: benchmarks/calibrate_collation.py (seeds 1 and 2, 200 documents
 # each, against an exact copy, another edition, an edition with notes and a
-# commentary): 3,494 written, 3,481 the very character, 13 the right word in
-# another form (the reference's usual form where the document had a rarer
-# one), none wrong; (3481+1)/(3494+2).
+# commentary): 3,864 written (lost lead bytes included), 3,851 the very
+# character, 13 the right word in another form (the reference's usual form
+# where the document had a rarer one), none wrong; (3851+1)/(3864+2).
 COLLATION_CONFIDENCE = 0.996
 # Characters of the reference shown on each side of a reading in the report.
 SNIPPET = 8

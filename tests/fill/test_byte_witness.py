@@ -90,3 +90,15 @@ def test_without_a_reference_the_run_keeps_its_holes():
     (e,) = [e for e in result.edits if e.kind == "byte_shift"]
     assert "byte_witness" not in e.detail
     assert result.text != CLEAN
+
+
+def test_the_aligned_search_gives_up_past_its_budget_instead_of_growing_as_a_cube():
+    from repair.fill import byte_witness
+
+    # Every character is a possible left and right neighbour: every stretch would be shifted.
+    region = "之" * 600
+    assert byte_witness._aligned_readings([region], "gbk", False, 400, {"之"}, {"之"}) == {}
+    # A region of ordinary text: only stretches between the right neighbours are shifted, and read.
+    clean = "子曰學而時習之不亦說乎有朋自遠方來不亦樂乎"
+    got = byte_witness._aligned_readings([clean], "gbk", False, 40, {"而"}, {"有"})
+    assert got == {byte_witness.shifted("時習之不亦說乎", "gbk").rstrip("\ufffd"): {("而", "時習之不亦說乎", "有")}}

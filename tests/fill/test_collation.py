@@ -110,3 +110,71 @@ def test_the_clean_command_takes_a_folder_of_references(tmp_path):
     src.write_text(doc, encoding="utf-8")
     run_repair("clean", src, "-o", tmp_path / "out", "--reference", refs)
     assert (tmp_path / "out" / "in.txt").read_text(encoding="utf-8") == doc.replace("〓", "亂")
+
+
+def test_a_lost_lead_byte_is_read_in_the_form_its_surviving_byte_allows():
+    # 㑹 (a form of 会) is four bytes in GB18030; read as GBK, its lead bytes
+    # are lost and two digits survive.  The reference writes 会; the bytes say 㑹.
+    shown = "㑹".encode("gb18030").decode("gbk", errors="replace")
+    assert shown == "\ufffd9\ufffd8"
+    doc = f"子曰：学而时习之，不亦说乎？有朋自远方来，不亦乐乎？诸侯{shown}于京师，人不知而不愠，不亦君子乎？"
+    ref = "子曰學而時習之不亦說乎有朋自遠方來不亦樂乎諸侯會於京師人不知而不慍不亦君子乎"
+    result = repaired(doc, ref)
+    assert result.text == doc.replace(shown, "㑹")
+    (edit,) = collated(result)
+    assert edit.kind == "split_char" and edit.detail["collation"]["reference_text"] == "會"
+
+
+def test_a_lost_lead_byte_no_form_of_the_word_fits_is_left():
+    # "98" survives of 㑹, not of any form of 侯 (the reference's word there).
+    shown = "㑹".encode("gb18030").decode("gbk", errors="replace")
+    doc = f"子曰：学而时习之，不亦说乎？有朋自远方来，不亦乐乎？诸{shown}会于京师，人不知而不愠，不亦君子乎？"
+    ref = "子曰學而時習之不亦說乎有朋自遠方來不亦樂乎諸侯會於京師人不知而不慍不亦君子乎"
+    result = repaired(doc, ref)
+    assert not collated(result) and shown in result.text
+
+
+# A note printed inside the reference, two characters after the place of a
+# lost character: the same four characters on each side are not there.
+WITH_NOTE = (
+    "子曰：學而時習之，不亦說乎？有朋自遠方來，不亦樂乎？人不知而不慍，不亦（注云慍怒也）君子乎？"
+    "有子曰：其為人也孝弟，而好犯上者，鮮矣。"
+)
+CLEAN = WITH_NOTE.replace("（注云慍怒也）", "")
+
+
+def test_a_silent_deletion_found_by_the_alignment_is_reported_not_written():
+    doc = CLEAN.replace("而不慍", "而慍")
+    result = repaired(doc, WITH_NOTE)
+    assert result.text == doc
+    (edit,) = [e for e in result.edits if e.kind == "deletion"]
+    assert not edit.applied and edit.candidates[0].text == "不" and edit.start == doc.index("慍，不亦君")
+    assert edit.detail["collation"]["reference"] == 1 and "不慍" in edit.detail["collation"]["snippet"]
+
+
+def test_a_silent_deletion_is_written_against_the_same_edition():
+    doc = CLEAN.replace("而不慍", "而慍")
+    result = repaired(doc, WITH_NOTE, same_edition=True)
+    assert result.text == CLEAN
+    (edit,) = [e for e in result.edits if e.kind == "deletion"]
+    assert edit.applied and "collation" in edit.detail
+
+
+def test_a_deletion_beside_punctuation_goes_where_the_reference_has_it():
+    # The lost 乎 ended the clause before the question mark.
+    doc = CLEAN.replace("不亦說乎？", "不亦說？")
+    result = repaired(doc, WITH_NOTE, same_edition=True)
+    assert result.text == CLEAN
+
+
+def test_references_that_disagree_about_a_deletion_decide_nothing():
+    doc = CLEAN.replace("而不慍", "而慍")
+    other = WITH_NOTE.replace("而不慍", "而慍")
+    result = repaired(doc, WITH_NOTE, other, same_edition=True)
+    assert result.text == doc
+    assert not [e for e in result.edits if e.kind == "deletion" and "collation" in e.detail]
+
+
+def test_a_clean_document_against_its_own_edition_gets_no_deletion():
+    result = repaired(CLEAN, WITH_NOTE, same_edition=True)
+    assert result.text == CLEAN and not result.edits
