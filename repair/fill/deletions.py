@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from repair.collate import Alignment, is_damage_mark
+from repair.collate import EQUAL, Alignment, is_damage_mark
 from repair.fill.collation import SNIPPET, document_form
 from repair.fill.ranker import clean_text
 from repair.fill.witness import WitnessIndex, context_key, fold
@@ -257,7 +257,7 @@ def collated(
         if blocked[before] or blocked[after]:
             continue
         readings = [(n, a.read(after, after)) for n, a in enumerate(alignments)]
-        solid = [(n, r) for n, r in readings if r.solid]
+        solid = [(n, r) for n, r in readings if r.solid and _matched_beside(alignments[n], after)]
         if not solid or any(len(r.text) != 1 or is_damage_mark(r.text) for _, r in solid):
             continue  # a reference reading the two characters side by side, or damaged there
         if len({variant_class(r.text) for _, r in solid}) != 1:
@@ -301,6 +301,20 @@ def collated(
     taken = {e.start for e in edits if e.kind == "deletion"}
     found = [e for e in _one_per_run(text, found) if e.start not in taken]
     return sorted([*edits, *found], key=lambda e: (e.start, e.end))
+
+
+def _matched_beside(alignment: Alignment, after: int, side: int = ALIGNED_CLEAR - 1) -> bool:
+    """Whether the ``side`` characters on each side of the place (the document
+    character at ``after`` and those before it) all match the reference, in
+    one block: between two anchors, the edit distance also pairs a comment's
+    words with the text's by chance (二十年 with 中二年), and a lost character
+    inside one's own edition leaves its neighbours exact."""
+    p = int(alignment._positions(after, after)[0])
+    span = range(p - side, p + side)
+    if span.start < 0 or span.stop > len(alignment.kind):
+        return False
+    blocks = {alignment.block[i] for i in span}
+    return all(alignment.kind[i] == EQUAL for i in span) and len(blocks) == 1 and -1 not in blocks
 
 
 def _aligned_place(text: str, before: int, after: int, reference: str, ref_at: int) -> int | None:
