@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from repair.channel.tables import decoder
+from repair.fill.run_forms import shifted_readings
 from repair.fill.witness import fold
 
 # Clean characters on each side of the run that anchor it in the other copy
@@ -135,6 +136,11 @@ def run_reading(
             for before, reading, after in aligned.get(text[s:t].rstrip("\ufffd"), ()):
                 if left and right and (before, after) == (left, right):
                     found[(s, t, reading)] = 1
+    if not found and regions:
+        # Nor as the copy writes it: another edition's forms, marks and notes,
+        # varied within what the bytes allow (``repair.fill.run_forms``).
+        anchored = [(s, t) for s, t in spans if beside[s] and beside[-t - 1]]
+        found = shifted_readings(text, anchored, regions, codec, beside, {t: beside[-t - 1] for _, t in anchored})
     # Spans that differ only by characters read the same either way (a Big5
     # reader back in step after an ASCII-range byte) are one reading: the
     # narrowest is kept.  Two different texts are no reading at all.
