@@ -27,8 +27,9 @@ from pathlib import Path
 import numpy as np
 from rapidfuzz.distance import Levenshtein
 
+from repair import collate_store
 from repair.charclass import HAN_RANGES, PRIVATE_USE_RANGES
-from repair.collate_store import MIN_CACHED_CHARS, Chars, cached, index_key
+from repair.collate_store import Chars, cached, index_key
 from repair.fill.witness import fold as fold_text
 from repair.variants import variant_class
 
@@ -657,13 +658,20 @@ INDEX_ARRAYS = ("raw", "folded", "offsets", "hashes", "positions")
 
 
 def reference_index(
-    reference: str, *, root: Path | str | None = "default", min_chars: int = MIN_CACHED_CHARS
+    reference: str, *, root: Path | str | None = "default", min_chars: int | None = None
 ) -> ReferenceIndex:
     """``ReferenceIndex(reference)``, kept on disk (``repair.collate_store``) once the
     reference is long enough for that to pay: built once, then mapped by every
     process that needs it, a batch's workers sharing its pages."""
-    if len(reference) < min_chars:
+    if len(reference) < (collate_store.MIN_CACHED_CHARS if min_chars is None else min_chars):
         return ReferenceIndex(reference)
-    key = index_key("collate", reference, anchor=ANCHOR)
-    arrays, _ = cached(key, INDEX_ARRAYS, lambda: ReferenceIndex(reference).arrays(), root=root)
+    built: list[ReferenceIndex] = []
+
+    def build() -> dict[str, np.ndarray]:
+        built.append(ReferenceIndex(reference))
+        return built[0].arrays()
+
+    arrays, folder = cached(index_key("collate", reference, anchor=ANCHOR), INDEX_ARRAYS, build, root=root)
+    if folder is None:
+        return built[0]  # no cache: the index built in memory
     return ReferenceIndex.from_arrays(reference, dict(arrays))

@@ -19,7 +19,8 @@ from pathlib import Path
 
 import numpy as np
 
-from repair.collate_store import MIN_CACHED_CHARS, cached, codepoints, index_key, load
+from repair import collate_store
+from repair.collate_store import cached, codepoints, index_key, load
 from repair.errors import RepairError
 from repair.fill.witness import MAX_RUN, MIN_SIDE, WitnessIndex, _fold_char, context_key
 from repair.lm.tokens import MARK_RE, han_projection, to_traditional
@@ -218,15 +219,16 @@ def reference_witnesses(
     *,
     side: int = MIN_SIDE,
     root: Path | str | None = "default",
-    min_chars: int = MIN_CACHED_CHARS,
+    min_chars: int | None = None,
 ) -> ReferenceWitnesses | WitnessIndex:
     """The witness index of ``texts`` (references): arrays, mapped from the cache
     for a long text; a ``WitnessIndex`` in the rare case the arrays cannot hold it."""
     texts = tuple(texts)
+    least = collate_store.MIN_CACHED_CHARS if min_chars is None else min_chars
     parts = []
     try:
         for text in texts:
-            if len(text) < min_chars:
+            if len(text) < least:
                 parts.append(_Part(witness_arrays(text, side), None, side))
                 continue
             key = index_key("witness", text, side=side, widths=len(WIDTHS))
