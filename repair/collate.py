@@ -668,7 +668,8 @@ def reference_index(
     built: list[ReferenceIndex] = []
 
     def build() -> dict[str, np.ndarray]:
-        built.append(ReferenceIndex(reference))
+        if not built:
+            built.append(ReferenceIndex(reference))
         return built[0].arrays()
 
     arrays, folder = cached(index_key("collate", reference, anchor=ANCHOR), INDEX_ARRAYS, build, root=root)

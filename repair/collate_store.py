@@ -22,7 +22,7 @@ import hashlib
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 
 import numpy as np
@@ -91,15 +91,23 @@ def load(folder: Path, names: tuple[str, ...]) -> dict[str, np.ndarray] | None:
         return None
 
 
-def save(folder: Path, arrays: Mapping[str, np.ndarray]) -> bool:
+Arrays = Mapping[str, np.ndarray] | Iterable[tuple[str, np.ndarray]]
+
+
+def _pairs(arrays: Arrays) -> Iterable[tuple[str, np.ndarray]]:
+    return arrays.items() if isinstance(arrays, Mapping) else arrays
+
+
+def save(folder: Path, arrays: Arrays) -> bool:
     """Write ``arrays`` as ``folder`` atomically: into a temporary folder beside
     it, then renamed.  False (and nothing left behind) when it cannot be written;
-    when another process has written it first, its copy is kept."""
+    when another process has written it first, its copy is kept.  ``arrays``
+    may be a generator, so that each is written (and freed) as it is made."""
     tmp: str | None = None
     try:
         folder.parent.mkdir(parents=True, exist_ok=True)
         tmp = tempfile.mkdtemp(prefix=f".{folder.name}.", suffix=".tmp", dir=folder.parent)
-        for name, arr in arrays.items():
+        for name, arr in _pairs(arrays):
             with open(os.path.join(tmp, f"{name}.npy"), "wb") as f:
                 np.save(f, np.ascontiguousarray(arr), allow_pickle=False)
                 f.flush()
@@ -111,16 +119,18 @@ def save(folder: Path, arrays: Mapping[str, np.ndarray]) -> bool:
                 raise
             shutil.rmtree(tmp, ignore_errors=True)  # written meanwhile by another process
         return True
-    except OSError:
+    except BaseException as err:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
-        return False
+        if isinstance(err, OSError):
+            return False
+        raise
 
 
 def cached(
     key: str,
     names: tuple[str, ...],
-    build: Callable[[], Mapping[str, np.ndarray]],
+    build: Callable[[], Arrays],
     *,
     root: Path | str | None = "default",
 ) -> tuple[Mapping[str, np.ndarray], Path | None]:
@@ -133,12 +143,11 @@ def cached(
         got = load(folder, names)
         if got is not None:
             return got, folder
-    arrays = build()
-    if folder_root is not None and save(folder, arrays):
-        got = load(folder, names)
-        if got is not None:
-            return got, folder
-    return arrays, None
+        if save(folder, build()):
+            got = load(folder, names)
+            if got is not None:
+                return got, folder
+    return dict(_pairs(build())), None
 
 
 class Chars:

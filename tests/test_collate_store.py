@@ -230,3 +230,12 @@ def test_repairer_maps_reference_indexes_from_the_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("REPAIR_CACHE_DIR", "")
     assert Repairer(model=None, references=(REFERENCE,)).repair_text(doc).text == result.text
     assert len(os.listdir(tmp_path)) == 2  # nothing written with the cache turned off
+
+
+def test_fold_that_changes_length_falls_back_to_the_dictionary(tmp_path, monkeypatch):
+    from repair.fill import reference_witness
+
+    monkeypatch.setattr(reference_witness, "_fold_char", lambda ch: "ab" if ch == "習" else ch)
+    got = reference_witnesses(TEXTS, root=tmp_path, min_chars=0)
+    assert isinstance(got, WitnessIndex)
+    assert list(tmp_path.iterdir()) == []  # the half-written arrays went with their temporary folder

@@ -14,7 +14,7 @@ the same order.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -60,12 +60,15 @@ def _key_hash(key: str) -> int:
     return h
 
 
-def witness_arrays(text: str, side: int = MIN_SIDE) -> dict[str, np.ndarray]:
-    """The arrays of ``text``'s contexts: what ``WitnessIndex([text])`` would hold.
+def witness_arrays(text: str, side: int = MIN_SIDE) -> Iterator[tuple[str, np.ndarray]]:
+    """The arrays of ``text``'s contexts, one after another (each can be written
+    and freed before the next is made): what ``WitnessIndex([text])`` would hold.
 
     The text is taken as ``WitnessIndex.add`` takes it (a simplified text in
     traditional form, its Han pieces cut at marks, folded a character at a
     time); the pieces are joined by a separator that no context may span.
+    Hashes are 32 bits: a lookup checks every place found against the text,
+    so a collision costs one comparison, never a wrong answer.
     """
     if script_of(text) == "simplified":
         text = to_traditional(text)
@@ -79,22 +82,25 @@ def witness_arrays(text: str, side: int = MIN_SIDE) -> dict[str, np.ndarray]:
             table[ord(ch)] = folded
     raw = codepoints(joined)
     fold = codepoints(joined.translate(table)) if table else raw
+    del joined
     k, n = side, len(raw)
+    index = np.int32 if n < 2**31 - 2 * (MAX_RUN + k) else np.int64
     # Separators before each position: a span holds none when the counts at its ends agree.
-    seps = np.concatenate(([0], np.cumsum(raw == 0, dtype=np.int64)))
+    seps = np.zeros(n + 1, dtype=index)
+    np.cumsum(raw == 0, dtype=index, out=seps[1:])
     sides = _hashes(fold, k)
     shift = np.uint64(pow(_BASE, k, 1 << 64))
-    out = {"text": raw, "folded": fold}
-    small = n < 2**31
+    yield "text", raw
+    yield "folded", fold
     for w in WIDTHS:
-        at = np.arange(k, max(k, n - w - k + 1), dtype=np.int64)
+        at = np.arange(k, max(k, n - w - k + 1), dtype=index)
         at = at[seps[at + w + k] == seps[at - k]]
         with np.errstate(over="ignore"):
-            h = sides[at - k] * shift + sides[at + w]
+            h = ((sides[at - k] * shift + sides[at + w]) >> np.uint64(32)).astype(np.uint32)
         order = np.argsort(h, kind="stable")
-        out[f"hashes{w}"] = h[order]
-        out[f"positions{w}"] = at[order].astype(np.int32 if small else np.int64)
-    return out
+        yield f"hashes{w}", h[order]
+        del h
+        yield f"positions{w}", at[order]
 
 
 class _Part:
@@ -125,7 +131,7 @@ class _Part:
     def places(self, key: str, width: int) -> np.ndarray:
         """Where ``key`` is the context of a gap of ``width``, in text order."""
         hashes = self.hashes[width]
-        h = np.uint64(_key_hash(key))
+        h = np.uint32(_key_hash(key) >> 32)
         lo, hi = int(np.searchsorted(hashes, h, "left")), int(np.searchsorted(hashes, h, "right"))
         if lo == hi:
             return np.zeros(0, dtype=np.int64)
@@ -229,7 +235,7 @@ def reference_witnesses(
     try:
         for text in texts:
             if len(text) < least:
-                parts.append(_Part(witness_arrays(text, side), None, side))
+                parts.append(_Part(dict(witness_arrays(text, side)), None, side))
                 continue
             key = index_key("witness", text, side=side, widths=len(WIDTHS))
             arrays, folder = cached(key, ARRAYS, lambda t=text: witness_arrays(t, side), root=root)
