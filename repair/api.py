@@ -190,6 +190,7 @@ def load_references(items: Iterable[str | os.PathLike[str]]) -> tuple[str, ...]:
     """Reference texts from texts and paths: a file is decoded (its encoding
     guessed) and cleaned of exact damage (no model needed); a folder gives
     its files, recursively, in name order, hidden ones left out."""
+    from repair.collate_store import cached_text
     from repair.io import read_input
 
     texts: list[str] = []
@@ -205,7 +206,7 @@ def load_references(items: Iterable[str | os.PathLike[str]]) -> tuple[str, ...]:
         )
         exact = Repairer(model=None) if files else None
         for f in files:
-            texts.append(exact.repair_bytes(read_input(f)).text)  # type: ignore[union-attr]
+            texts.append(cached_text(read_input(f), lambda data, r=exact: r.repair_bytes(data).text))  # type: ignore[union-attr]
     return tuple(texts)
 
 

@@ -17,6 +17,7 @@ built in memory, as it would be without a cache.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import os
@@ -148,6 +149,36 @@ def cached(
             if got is not None:
                 return got, folder
     return dict(_pairs(build())), None
+
+
+def cached_text(data: bytes, make: Callable[[bytes], str], *, root: Path | str | None = "default") -> str:
+    """``make(data)`` (a reference file cleaned of exact damage: seconds for a
+    few megabytes), kept in the cache under the data's hash and the package
+    code's digest, so a rerun reads it back; computed whenever the cache
+    cannot be used."""
+    folder_root = cache_root() if root == "default" else root
+    if folder_root is None or len(data) < MIN_CACHED_CHARS:
+        return make(data)
+    from repair.batch import code_digest
+
+    path = Path(folder_root) / f"text-{hashlib.sha256(data).hexdigest()[:32]}-{code_digest()}.txt"
+    try:
+        return path.read_bytes().decode("utf-8", "surrogatepass")
+    except (OSError, UnicodeDecodeError):
+        pass
+    text = make(data)
+    tmp: str | None = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        with os.fdopen(fd, "wb") as f:
+            f.write(text.encode("utf-8", "surrogatepass"))
+        os.replace(tmp, path)
+    except OSError:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+    return text
 
 
 class Chars:

@@ -239,3 +239,24 @@ def test_fold_that_changes_length_falls_back_to_the_dictionary(tmp_path, monkeyp
     got = reference_witnesses(TEXTS, root=tmp_path, min_chars=0)
     assert isinstance(got, WitnessIndex)
     assert list(tmp_path.iterdir()) == []  # the half-written arrays went with their temporary folder
+
+
+def test_cleaned_reference_text_is_kept(tmp_path, monkeypatch):
+    monkeypatch.setattr(collate_store, "MIN_CACHED_CHARS", 0)
+    made = []
+
+    def make(data: bytes) -> str:
+        made.append(data)
+        return data.decode("utf-8").replace("?", "〓")
+
+    data = "學而時?之".encode()
+    assert collate_store.cached_text(data, make, root=tmp_path) == "學而時〓之"
+    assert collate_store.cached_text(data, make, root=tmp_path) == "學而時〓之"
+    assert made == [data]  # the second was read back
+    assert collate_store.cached_text("不亦?乎".encode(), make, root=tmp_path) == "不亦〓乎"
+    assert len(made) == 2 and len(list(tmp_path.glob("text-*.txt"))) == 2
+    assert not list(tmp_path.glob(".*"))
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    assert collate_store.cached_text(data, make, root=blocker / "cache") == "學而時〓之"
+    assert len(made) == 3
