@@ -63,9 +63,9 @@ class Repairer:
         self._reference_index = None
         self._folded_references: tuple[str, ...] | None = None
         if self.references:
-            from repair.fill.witness import WitnessIndex
+            from repair.fill.reference_witness import reference_witnesses
 
-            self._witnesses = self._reference_index = WitnessIndex(self.references)
+            self._witnesses = self._reference_index = reference_witnesses(self.references)
 
     @property
     def _tools(self) -> Tools:
@@ -130,7 +130,7 @@ class Repairer:
     def adopt_batch_index(self, index) -> None:
         """Use ``index`` as this Repairer's witnesses, keeping the references' evidence."""
         if self._witnesses is not None:
-            index.merge(self._witnesses.counts())
+            index.include(self._witnesses)
         self._witnesses = index
 
     def repair_many(self, documents: Iterable[str | bytes]) -> Iterator[Result]:
@@ -142,9 +142,9 @@ class Repairer:
         """Each reference's collation index, built once (a reference of millions
         of characters takes seconds), on first use: only a document with gaps needs it."""
         if getattr(self, "_collation_indexes", None) is None:
-            from repair.collate import ReferenceIndex
+            from repair.collate import reference_index
 
-            self._collation_indexes = tuple(ReferenceIndex(t) for t in self.references)
+            self._collation_indexes = tuple(reference_index(t) for t in self.references)
         return self._collation_indexes
 
     def _references_as_written(self) -> tuple[str, ...]:
@@ -190,6 +190,7 @@ def load_references(items: Iterable[str | os.PathLike[str]]) -> tuple[str, ...]:
     """Reference texts from texts and paths: a file is decoded (its encoding
     guessed) and cleaned of exact damage (no model needed); a folder gives
     its files, recursively, in name order, hidden ones left out."""
+    from repair.collate_store import cached_text
     from repair.io import read_input
 
     texts: list[str] = []
@@ -205,7 +206,7 @@ def load_references(items: Iterable[str | os.PathLike[str]]) -> tuple[str, ...]:
         )
         exact = Repairer(model=None) if files else None
         for f in files:
-            texts.append(exact.repair_bytes(read_input(f)).text)  # type: ignore[union-attr]
+            texts.append(cached_text(read_input(f), lambda data, r=exact: r.repair_bytes(data).text))  # type: ignore[union-attr]
     return tuple(texts)
 
 

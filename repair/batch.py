@@ -568,6 +568,8 @@ def run(
     settings_fp = fingerprint(repairer)
     fps = [(settings_fp, witness_digest(repairer, keys_by_job.get(i, set()))) for i in range(len(jobs))]
     outcomes: list[Outcome | None] = [None] * len(jobs)
+    if workers > 1 and len(jobs) > 1 and repairer.references:
+        repairer._collations()  # built and stored once, here: the workers map them
     if workers <= 1 or len(jobs) <= 1:
         for i, job in enumerate(jobs):
             outcomes[i] = clean_one(job, plan, fps[i], repairer)

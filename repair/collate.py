@@ -22,11 +22,14 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 from rapidfuzz.distance import Levenshtein
 
+from repair import collate_store
 from repair.charclass import HAN_RANGES, PRIVATE_USE_RANGES
+from repair.collate_store import Chars, cached, index_key
 from repair.fill.witness import fold as fold_text
 from repair.variants import variant_class
 
@@ -91,8 +94,8 @@ def _han_mask(cps: np.ndarray) -> np.ndarray:
 class _Projection:
     """A text's Han characters (and marks): as written, folded, and where each sits in the text."""
 
-    raw: str
-    folded: str
+    raw: str | Chars
+    folded: str | Chars
     offsets: np.ndarray
 
 
@@ -368,6 +371,35 @@ class ReferenceIndex:
         self.proj = _project(reference, fold, set(REFERENCE_MARKS), set())
         self.hashes, self.positions = _once(_ngram_hashes(self.proj.folded, anchor))
 
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The index as plain arrays (what is stored on disk): the projection's
+        code points as written and folded, its offsets, the anchors and their positions."""
+        return {
+            "raw": _codepoints(str(self.proj.raw)),
+            "folded": _codepoints(str(self.proj.folded)),
+            "offsets": np.asarray(self.proj.offsets),
+            "hashes": np.asarray(self.hashes),
+            "positions": np.asarray(self.positions),
+        }
+
+    @classmethod
+    def from_arrays(
+        cls,
+        reference: str,
+        arrays: dict[str, np.ndarray],
+        *,
+        fold: Callable[[str], str] = fold_char,
+        anchor: int = ANCHOR,
+    ) -> ReferenceIndex:
+        """The index of ``reference`` from its ``arrays()`` (mapped ones stay mapped: nothing is copied)."""
+        self = cls.__new__(cls)
+        self.reference = reference
+        self.fold = fold
+        self.anchor = anchor
+        self.proj = _Projection(Chars(arrays["raw"]), Chars(arrays["folded"]), arrays["offsets"])
+        self.hashes, self.positions = arrays["hashes"], arrays["positions"]
+        return self
+
     def __len__(self) -> int:
         return len(self.proj.raw)
 
@@ -620,3 +652,27 @@ def align(
     """``document`` aligned with ``reference`` (a text, or an index built once for many documents)."""
     index = reference if isinstance(reference, ReferenceIndex) else ReferenceIndex(reference, fold=fold, anchor=anchor)
     return index.align(document, is_gap=is_gap, max_segment=max_segment)
+
+
+INDEX_ARRAYS = ("raw", "folded", "offsets", "hashes", "positions")
+
+
+def reference_index(
+    reference: str, *, root: Path | str | None = "default", min_chars: int | None = None
+) -> ReferenceIndex:
+    """``ReferenceIndex(reference)``, kept on disk (``repair.collate_store``) once the
+    reference is long enough for that to pay: built once, then mapped by every
+    process that needs it, a batch's workers sharing its pages."""
+    if len(reference) < (collate_store.MIN_CACHED_CHARS if min_chars is None else min_chars):
+        return ReferenceIndex(reference)
+    built: list[ReferenceIndex] = []
+
+    def build() -> dict[str, np.ndarray]:
+        if not built:
+            built.append(ReferenceIndex(reference))
+        return built[0].arrays()
+
+    arrays, folder = cached(index_key("collate", reference, anchor=ANCHOR), INDEX_ARRAYS, build, root=root)
+    if folder is None:
+        return built[0]  # no cache: the index built in memory
+    return ReferenceIndex.from_arrays(reference, dict(arrays))

@@ -127,8 +127,26 @@ class WitnessIndex:
                     table[folded[i - k : i] + right][piece[i : i + width]] += 1
 
     def counts(self) -> dict[str, dict[str, dict[str, int]]]:
-        """The index as plain data (what a worker sends back), every width."""
-        return {str(width): {k: dict(v) for k, v in table.items()} for width, table in self.runs.items()}
+        """The index as plain data (what a worker sends back), every width; of a
+        layered index, its own contexts only."""
+        return {
+            str(width): {k: dict(v) for k, v in getattr(table, "own", table).items()}
+            for width, table in self.runs.items()
+        }
+
+    def include(self, other) -> None:
+        """Add what ``other`` (an index, or the references' ``ReferenceWitnesses``)
+        holds: an index's contexts are copied in; arrays (and what an index was
+        laid over) are laid under this one, which then reads each context as its
+        own fills followed by theirs, as if they had been copied in."""
+        base = other
+        if isinstance(other, WitnessIndex):
+            self.merge(other.counts())
+            base = getattr(other, "base", None)
+        if base is not None:
+            self.base = base
+            self.runs = {w: _Layered(getattr(t, "own", t), base.runs[w]) for w, t in self.runs.items()}
+            self.fills = self.runs[1]
 
     def merge(self, counts: dict[str, dict[str, dict[str, int]]]) -> None:
         """Add another index's ``counts()`` to this one."""
@@ -143,6 +161,32 @@ class WitnessIndex:
         key = context_key(left, right, self.side)
         table = self.runs.get(width, {})
         return table.get(key, Counter()) if key is not None else Counter()
+
+
+class _Layered:
+    """A table of contexts read as another's laid under it (``WitnessIndex.include``):
+    ``get`` gives the two counters added, this one's fills first, as ``merge`` would."""
+
+    def __init__(self, own: dict[str, Counter[str]], base) -> None:
+        self.own = own
+        self.base = base
+
+    def get(self, key: str, default=None):
+        mine, theirs = self.own.get(key), self.base.get(key)
+        if theirs is None:
+            return mine if mine is not None else default
+        if mine is None:
+            return theirs
+        both = Counter(mine)
+        both.update(theirs)
+        return both
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.own or key in self.base
+
+    def __getitem__(self, key: str) -> Counter[str]:
+        got = self.get(key)
+        return got if got is not None else Counter()
 
 
 def other_copies(
