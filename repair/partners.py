@@ -261,4 +261,3 @@ class Kept:
 def no_partners(text: str) -> tuple[Partner, ...]:
     """A single document, or a batch without batch witnesses: no other files."""
     return ()
-
