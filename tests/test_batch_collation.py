@@ -151,3 +151,13 @@ def test_a_code_a_partner_reads_is_read_so_wherever_it_recurs() -> None:
     read, same = sorted((e for e in result.edits if e.kind == "private_use"), key=lambda e: e.start)
     assert read.detail["collation"]["witness"] == "text 1" and "same_code_as" not in read.detail["collation"]
     assert same.detail["collation"]["same_code_as"] == read.start and same.applied
+
+
+def test_a_partner_damaged_at_a_gap_does_not_veto_a_reference() -> None:
+    # The reference reads the gap; the partner lost the very character too.
+    repairer = Repairer(references=(A.replace("?", "搢"),))
+    repairer.with_batch_witnesses(lambda: iter([A, B.replace("执弓搢", "执弓\ue270")]))
+    result = repairer.repair_text(A)
+    (gap,) = [e for e in result.edits if e.kind == "question_mark"]
+    assert gap.applied and gap.after == "搢"
+    assert gap.detail["collation"]["reference"] == 1 and "witness" not in gap.detail["collation"]
