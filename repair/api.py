@@ -14,6 +14,7 @@ from pathlib import Path
 
 from repair import pipeline
 from repair.families.base import Settings
+from repair.partners import no_partners
 from repair.pipeline import Job, Tools
 from repair.types import Result
 
@@ -58,6 +59,8 @@ class Repairer:
             gt = self.glyph_table
             self._glyphs = gt if isinstance(gt, GlyphTable) else GlyphTable.load(gt)
         self._witnesses = None
+        # In a batch, the other files each document is collated with (repair.partners).
+        self._partners = None
         # The references alone, indexed completely: they also witness lost
         # characters at any boundary (the batch index holds only gap contexts).
         self._reference_index = None
@@ -81,6 +84,7 @@ class Repairer:
             references=self.references,
             references_as_written=self._references_as_written,
             collations=self._collations,
+            partners=self._partners or no_partners,
         )
 
     def repair_text(self, text: str) -> Result:
@@ -104,15 +108,24 @@ class Repairer:
         ``batch`` returns the batch's texts each time it is called; it is
         called twice: once to collect the contexts of every gap, once to index
         only those contexts, so memory grows with the gaps, not the batch.
+        The exactly repaired texts are kept on disk, and each document is
+        collated with the few of them that share its passages (``repair.partners``;
+        its gaps are credited to "text N", N its place in the batch).
         """
+        from repair.partners import Kept
+
         exact = self.exact()
         keys: set[str] = set()
         for text in batch():
             keys |= exact_gap_keys(exact, text)
         index = self.new_batch_index(keys)
-        for text in batch():
-            index.add(exact.repair_text(text).text)
+        kept = Kept()
+        for n, text in enumerate(batch(), 1):
+            clean = exact.repair_text(text).text
+            index.add(clean)
+            kept.add(f"text {n}", text, clean)
         self.adopt_batch_index(index)
+        self._partners = kept.partners()
 
     def exact(self) -> Repairer:
         """The same settings without a model: the exact repairs only (witness texts are cleaned so)."""
@@ -170,12 +183,14 @@ class Repairer:
             # witnesses: a worker must see the same evidence as the parent.
             "witnesses": self._witnesses,
             "reference_index": self._reference_index,
+            "partners": self._partners,
         }
 
     def __setstate__(self, state: dict) -> None:
         state = dict(state)
         witnesses = state.pop("witnesses", None)
         reference_index = state.pop("reference_index", None)
+        partners = state.pop("partners", None)
         references = tuple(state.get("references", ()))
         if witnesses is not None:
             state["references"] = ()  # already in the witness index; not re-indexed per worker
@@ -184,6 +199,7 @@ class Repairer:
             self.references = references
             self._witnesses = witnesses
             self._reference_index = reference_index
+        self._partners = partners
 
 
 def load_references(items: Iterable[str | os.PathLike[str]]) -> tuple[str, ...]:

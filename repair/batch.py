@@ -559,14 +559,45 @@ def run(
     on_done: Callable[[Outcome], None] | None = None,
     on_phase: Callable[[str], None] | None = None,
 ) -> list[Outcome]:
-    """Clean every job; outcomes in job order.  KeyboardInterrupt propagates after the pool stops."""
-    keys_by_job: dict[int, set[str]] = {}
-    if batch_witnesses and len(jobs) > 1 and repairer.lm is not None:
-        keys_by_job = _batch_witnesses(jobs, repairer, workers, plan)
-    if on_phase:
-        on_phase("repairing")
-    settings_fp = fingerprint(repairer)
-    fps = [(settings_fp, witness_digest(repairer, keys_by_job.get(i, set()))) for i in range(len(jobs))]
+    """Clean every job; outcomes in job order.  KeyboardInterrupt propagates after the pool stops.
+
+    With ``batch_witnesses``, the batch's exactly repaired texts are kept in a
+    temporary folder until every file is cleaned: each file's partners are
+    read from it when the file is repaired.
+    """
+    with tempfile.TemporaryDirectory(prefix="repair-witnesses-") as tmp:
+        keys_by_job: dict[int, set[str]] = {}
+        partner_digests: list[str] = [""] * len(jobs)
+        if batch_witnesses and len(jobs) > 1:
+            keys_by_job, partner_digests = _batch_witnesses(jobs, repairer, workers, plan, Path(tmp))
+        if on_phase:
+            on_phase("repairing")
+        settings_fp = fingerprint(repairer)
+        fps = [
+            (settings_fp, _joined(witness_digest(repairer, keys_by_job.get(i, set())), partner_digests[i]))
+            for i in range(len(jobs))
+        ]
+        try:
+            return _clean_all(jobs, plan, repairer, fps, workers, on_done)
+        finally:
+            repairer._partners = None  # its texts go with the folder
+
+
+def _joined(witnesses: str, partners: str) -> str:
+    """A file's share of the batch witnesses: its gaps' contexts, then its partners' texts."""
+    return f"{witnesses}+{partners}" if partners else witnesses
+
+
+def _clean_all(
+    jobs: list[Job],
+    plan: Plan,
+    repairer: Repairer,
+    fps: list[tuple[str, str]],
+    workers: int,
+    on_done: Callable[[Outcome], None] | None,
+) -> list[Outcome]:
+    """Pass 3, in this process or a pool of workers (each built from the pickled ``repairer``,
+    batch witnesses and partners included)."""
     outcomes: list[Outcome | None] = [None] * len(jobs)
     if workers > 1 and len(jobs) > 1 and repairer.references:
         repairer._collations()  # built and stored once, here: the workers map them
@@ -604,25 +635,39 @@ def _decoded(path: Path) -> str | None:
         return None  # reported when the file itself is cleaned
 
 
-def _exact_keys(args: tuple[Path, Repairer, Path, int]) -> set[str]:
-    """Pass 1: the file's gap contexts; its exactly repaired text is kept for pass 2.
+@dataclass
+class _Pass1:
+    """What pass 1 learns of one file: its gap contexts and, for a kept text, what chooses its
+    partners (``repair.partners``)."""
+
+    keys: set[str]
+    document: str = ""
+    sketch: Any = None
+    kept_sha: str = ""
+
+
+def _exact_keys(args: tuple[Path, Repairer, Path, int]) -> _Pass1:
+    """Pass 1: the file's gap contexts; its exactly repaired text is kept for pass 2
+    and for its partners, with its sketch.
     A file to stream (``chunk_chars`` not 0) is read a chunk at a time and not kept:
     its repair sees one chunk as its own text, so the other chunks would witness it
     as other copies."""
     from repair.api import result_gap_keys
+    from repair.collate import sketch
+    from repair.partners import document_key
 
     path, exact, kept, chunk_chars = args
     if chunk_chars:
         try:
-            return stream.gap_keys(path, exact, chunk_chars)
+            return _Pass1(stream.gap_keys(path, exact, chunk_chars))
         except RepairError:
-            return set()
+            return _Pass1(set())
     text = _decoded(path)
     if text is None:
-        return set()
+        return _Pass1(set())
     result = exact.repair_text(text)
     kept.write_text(result.text, encoding="utf-8")
-    return result_gap_keys(result)
+    return _Pass1(result_gap_keys(result), document_key(text), sketch(result.text), sha256(result.text))
 
 
 def _index_part(args: tuple[Path, frozenset[str]]) -> dict[str, dict[str, dict[str, int]]]:
@@ -635,37 +680,65 @@ def _index_part(args: tuple[Path, frozenset[str]]) -> dict[str, dict[str, dict[s
     return index.counts()
 
 
-def _batch_witnesses(jobs: list[Job], repairer: Repairer, workers: int, plan: Plan) -> dict[int, set[str]]:
+def _batch_witnesses(
+    jobs: list[Job], repairer: Repairer, workers: int, plan: Plan, tmp: Path
+) -> tuple[dict[int, set[str]], list[str]]:
     """Let the batch's clean text witness its own gaps (``Repairer.with_batch_witnesses``,
-    in the pool: pass 1 repairs each file exactly once and keeps the text in a
-    temporary folder, pass 2 indexes the kept texts); keys per job."""
+    in the pool: pass 1 repairs each file exactly once and keeps the text in ``tmp``,
+    pass 2 indexes the kept texts), and its files be collated with each other
+    (``repair.partners``: the partners of each are chosen from pass 1's sketches, and
+    their kept texts stay in ``tmp`` for pass 3).  Keys per job, and a digest of each
+    job's partners.  The exact contexts serve the model's fill only: without a model
+    the files are only collated."""
+    from repair.partners import BatchPartners, chosen
+
     exact = repairer.exact()
     paths = [j.source for j in jobs]
-    with tempfile.TemporaryDirectory(prefix="repair-witnesses-") as tmp:
-        kept = [Path(tmp) / f"{i}.txt" for i in range(len(paths))]
-        first = [
-            (p, exact, k, (plan.chunk_chars or stream.CHUNK_CHARS) if stream.is_large(p, plan.stream_bytes) else 0)
-            for p, k in zip(paths, kept, strict=True)
-        ]
-        if workers > 1:
-            with ProcessPoolExecutor(
-                max_workers=workers,
-                mp_context=get_context("spawn"),
-                initializer=_watch_parent,
-                initargs=(os.getpid(),),
-            ) as pool:
-                keys = list(pool.map(_exact_keys, first, chunksize=4))
-                every = frozenset().union(*keys)
-                parts = list(pool.map(_index_part, [(k, every) for k in kept], chunksize=4))
-        else:
-            keys = [_exact_keys(a) for a in first]
-            every = frozenset().union(*keys)
-            parts = [_index_part((k, every)) for k in kept]
-    index = Repairer.new_batch_index(set(every))
-    for part in parts:
-        index.merge(part)
-    repairer.adopt_batch_index(index)
-    return dict(enumerate(keys))
+    kept = [tmp / f"{i}.txt" for i in range(len(paths))]
+    first = [
+        (p, exact, k, (plan.chunk_chars or stream.CHUNK_CHARS) if stream.is_large(p, plan.stream_bytes) else 0)
+        for p, k in zip(paths, kept, strict=True)
+    ]
+    with_model = repairer.lm is not None
+    if workers > 1:
+        with ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=get_context("spawn"),
+            initializer=_watch_parent,
+            initargs=(os.getpid(),),
+        ) as pool:
+            learnt = list(pool.map(_exact_keys, first, chunksize=4))
+            every = frozenset().union(*(x.keys for x in learnt))
+            parts = list(pool.map(_index_part, [(k, every) for k in kept], chunksize=4)) if with_model else []
+    else:
+        learnt = [_exact_keys(a) for a in first]
+        every = frozenset().union(*(x.keys for x in learnt))
+        parts = [_index_part((k, every)) for k in kept] if with_model else []
+    keys: dict[int, set[str]] = {}
+    if with_model:
+        index = Repairer.new_batch_index(set(every))
+        for part in parts:
+            index.merge(part)
+        repairer.adopt_batch_index(index)
+        keys = {i: x.keys for i, x in enumerate(learnt)}
+    # Only kept texts (not large files, not undecodable ones) take part in collation.
+    own = [i for i, x in enumerate(learnt) if x.sketch is not None]
+    table, digests = chosen(
+        [jobs[i].relative.as_posix() for i in own],
+        [learnt[i].document for i in own],
+        [learnt[i].sketch for i in own],
+        [str(kept[i]) for i in own],
+        [learnt[i].kept_sha for i in own],
+    )
+    repairer._partners = BatchPartners(table)
+    partner_digests = [""] * len(jobs)
+    for i, d in zip(own, digests, strict=True):
+        partner_digests[i] = d
+    used = {path for entry in table.values() for _, path in entry}
+    for k in kept:
+        if str(k) not in used:
+            k.unlink(missing_ok=True)  # a text nobody is collated with
+    return keys, partner_digests
 
 
 def write_summary(

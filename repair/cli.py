@@ -100,7 +100,8 @@ def main() -> None:
     "--batch-witnesses/--no-batch-witnesses",
     default=True,
     show_default=True,
-    help="Let the files of the batch witness each other's lost characters (two extra fast passes).",
+    help="Let the files of the batch witness each other's lost characters: by exact contexts, and collated"
+    " with the few files sharing their passages (two extra fast passes).",
 )
 @click.option(
     "--max-seconds-per-file",

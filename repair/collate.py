@@ -676,3 +676,29 @@ def reference_index(
     if folder is None:
         return built[0]  # no cache: the index built in memory
     return ReferenceIndex.from_arrays(reference, dict(arrays))
+
+
+# A text's sketch: one of every 2**SKETCH_BITS of its anchor-length n-grams (chosen by the hash's
+# top bits, so two texts sample the same n-grams), at most SKETCH_CAP of them (the smallest hashes,
+# so that a long text's sketch is a consistent subsample too).
+SKETCH_BITS = 4
+SKETCH_CAP = 4096
+
+
+def sketch(text: str, *, anchor: int = ANCHOR, bits: int = SKETCH_BITS, cap: int = SKETCH_CAP) -> np.ndarray:
+    """Sorted, distinct hashes of a sample of the text's folded n-grams (Han characters only,
+    none across a damage mark).
+
+    Two texts that share a passage, even in other forms and punctuation or with notes between,
+    share many of these; texts that share nothing share almost none.  Finding which files of a
+    batch to collate with each other then takes one pass over the sketches instead of aligning
+    every pair of files, and a sketch is a few kilobytes whatever the text's length.
+    """
+    wild = {c for c in set(text) if is_damage_mark(c)}
+    folded = _project(text, fold_char, set(), wild).folded
+    hashes = _ngram_hashes(folded, anchor)
+    if wild and len(hashes):
+        marks = (_codepoints(folded) == 0).astype(np.int32)
+        hashes = hashes[np.convolve(marks, np.ones(anchor, dtype=np.int32), "valid") == 0]
+    sampled = hashes[(hashes >> np.uint64(64 - bits)) == 0]
+    return np.unique(sampled)[:cap]

@@ -1,26 +1,43 @@
 """The collation stage: gaps read from the references, aligned with the document.
 
 Needs no model: where every reference that aligns solidly around a gap shows
-the same word, it is written in the document's own form.  What it leaves goes
-on to the fill.
+the same word, it is written in the document's own form.  In a batch, the
+document's partners (other files sharing its passages) are aligned after the
+references and read the gaps the references leave: a partner is another damaged
+file, so it must not veto what a reference reads.  What is left goes on to the fill.
 """
 
 from __future__ import annotations
 
-from repair.fill.collation import aligned, read_gaps
+from repair.fill.collation import COLLATED_KINDS, SPLIT, aligned, read_gaps
+from repair.partners import credit
 from repair.pipeline.job import Job
 
 
 def run(job: Job) -> None:
     tools, doc = job.tools, job.doc
     assert doc is not None
-    if not tools.references or not job.edits:
+    if not job.edits:
         return
-    job.alignments = aligned(doc.text, job.edits, tools.collations())
+    partners = tools.partners(doc.text) if any(e.kind in (*COLLATED_KINDS, SPLIT) for e in job.edits) else ()
+    if not tools.references and not partners:
+        return
+    references = tools.collations()
+    job.alignments = aligned(doc.text, job.edits, (*references, *(p.index for p in partners)))
     job.edits = read_gaps(
         doc.text,
         job.edits,
-        job.alignments,
+        job.alignments[: len(references)],
         min_confidence=tools.settings.min_confidence,
         script=doc.script,
     )
+    if partners:
+        left = job.edits
+        job.edits = read_gaps(
+            doc.text,
+            left,
+            job.alignments[len(references) :],
+            min_confidence=tools.settings.min_confidence,
+            script=doc.script,
+        )
+        job.edits = credit(left, job.edits, partners, len(references))

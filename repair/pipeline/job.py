@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from repair.families.base import Document, Family, Settings
+from repair.partners import no_partners
 from repair.types import Edit, Result, Span
 
 
@@ -32,6 +33,9 @@ class Tools:
     references_as_written: Callable[[], tuple[str, ...]] = tuple
     # Each reference's collation index (built on first use, once per Repairer).
     collations: Callable[[], tuple] = tuple
+    # In a batch, the other files the document (known by its text) is collated
+    # with: repair.partners.Partner each, indexed when asked for.
+    partners: Callable[[str], tuple] = no_partners
 
     def wants(self, kind: str) -> bool:
         """Whether the user left the family ``kind`` on."""
