@@ -36,6 +36,16 @@ from repair.variants import variant_class
 OUT = Path(__file__).resolve().parent / "results" / "calibration_collation.json"
 
 
+def _run_outcome(doc, e) -> str:
+    """Whether a byte-shifted run read whole is the clean text over the same span."""
+    for d in doc.damages:
+        end = d.offset + len(d.damaged)
+        if d.family == "byte_shift" and e.start <= d.offset and end <= e.end:
+            want = doc.damaged[e.start : d.offset] + d.clean + doc.damaged[end : e.end]
+            return "exact" if e.after == want else "wrong"
+    return "not a damaged run"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--corpus", type=Path, default=Path("../shared/corpus"))
@@ -47,6 +57,7 @@ def main() -> None:
     paras = held_out_paragraphs(args.corpus)
     tally: dict[str, Counter] = {}
     lost: dict[str, Counter] = {}
+    runs: dict[str, Counter] = {}
     for seed in args.seeds:
         docs = generate_documents(paras, args.docs, seed)
         for kind in KINDS:
@@ -61,6 +72,8 @@ def main() -> None:
                     if b.offset == a.offset + len(a.damaged) and a.damaged and b.damaged:
                         truth.setdefault((a.offset, b.offset + len(b.damaged)), a.clean + b.clean)
                 for e in result.edits:
+                    if "byte_witness" in e.detail:
+                        runs.setdefault(kind, Counter())[_run_outcome(doc, e)] += 1
                     if "collation" not in e.detail:
                         continue
                     if e.kind == "deletion":
@@ -102,6 +115,9 @@ def main() -> None:
         "lost_characters_by_kind": {k: dict(v) for k, v in lost.items()},
         "lost_characters_same_edition": dict(same),
         "lost_characters_observed_accuracy": round((same["right"] + 1) / (m + 2), 4) if m else None,
+        # Byte-shifted runs read whole from the reference (exactly, from where the
+        # alignment puts them, or through another edition's forms, marks and notes).
+        "byte_shifted_runs_by_kind": {k: dict(v) for k, v in runs.items()},
     }
     OUT.write_text(json.dumps(results, indent=1) + "\n")
     print(json.dumps(results, indent=1))

@@ -38,6 +38,10 @@ DROPPED = "（）()〔〕"
 # A bracketed note, skipped whole: its brackets, and its longest length.
 OPENS = {"（": "）", "(": ")", "〔": "〕"}
 MAX_NOTE = 60
+# A note without brackets, skipped where the bytes stop following the
+# reference: its shortest length, and how many such skips one run may take.
+MIN_NOTE = 3
+MAX_SKIPS = 2
 # States alive at one place of the stretch before the search gives up.
 BEAM = 64
 AMBIGUOUS = None
@@ -116,7 +120,22 @@ def readings(
     first = True
     found: dict[str, set[tuple[int, str]]] = {}
     least = None
-    while states:
+    skips = MAX_SKIPS
+    recent: list[dict] = []
+    while states or (skips and recent and not found):
+        if not states:
+            # Every choice died: an unbracketed note (or a comment) starts about
+            # here.  Skipped once from the last two places reached, whatever
+            # its length; the characters after it must go on with the bytes.
+            skips -= 1
+            for here in recent:
+                for (i, buf, k, _), value in here.items():
+                    for j in range(i + MIN_NOTE, min(len(stretch), i + MAX_NOTE + 1)):
+                        for form, raw in _forms(stretch[j], codec):
+                            change = 1 + (j - i) / 1000 + (form != stretch[j] and fold(form) != fold(stretch[j]))
+                            _step(states, dec, observed, (j + 1, buf, k, False), value, change, form, raw, j + 1)
+            recent = []
+            continue
         place = min(s[0] for s in states)
         here = {s: v for s, v in states.items() if s[0] == place}
         for s in here:
@@ -157,6 +176,8 @@ def readings(
                     raw = raw[1:]  # the channel lost the run's first byte
                 change = int(form != ch and fold(form) != fold(ch))
                 _step(states, dec, observed, (i + 1, buf, k, False), (cost, chosen), change, form, raw, i + 1)
+        if not first:
+            recent = [*recent[-1:], dict(here)]
         first = False
     return (least or 0), found
 
