@@ -30,7 +30,7 @@ from corrupt import generate_documents, held_out_paragraphs
 from witnesses import KINDS, make_witness
 
 from repair import Repairer
-from repair.fill import collation, deletions
+from repair.fill import byte_holes, collation, deletions
 from repair.variants import variant_class
 
 OUT = Path(__file__).resolve().parent / "results" / "calibration_collation.json"
@@ -54,10 +54,12 @@ def main() -> None:
     args = ap.parse_args()
     collation.COLLATION_CONFIDENCE = 1.0  # write every reading whose form is known
     deletions.ALIGNED_SAME_EDITION_CONFIDENCE = 1.0
+    byte_holes.UNATTESTED_CONFIDENCE = 1.0  # every run read whole is written and tallied
     paras = held_out_paragraphs(args.corpus)
     tally: dict[str, Counter] = {}
     lost: dict[str, Counter] = {}
     runs: dict[str, Counter] = {}
+    codec_runs: dict[str, Counter] = {}
     for seed in args.seeds:
         docs = generate_documents(paras, args.docs, seed)
         for kind in KINDS:
@@ -73,8 +75,13 @@ def main() -> None:
                         truth.setdefault((a.offset, b.offset + len(b.damaged)), a.clean + b.clean)
                 for e in result.edits:
                     if "byte_witness" in e.detail:
-                        runs.setdefault(kind, Counter())[_run_outcome(doc, e)] += 1
+                        shown = "attested" if e.detail.get("byte_witness_attested") else "unattested"
+                        runs.setdefault(f"{kind} {shown}", Counter())[_run_outcome(doc, e)] += 1
                     if "collation" not in e.detail:
+                        continue
+                    if e.kind == "codec_confusion":
+                        want = truth.get((e.start, e.end))
+                        codec_runs.setdefault(kind, Counter())["exact" if e.after == want else "wrong"] += 1
                         continue
                     if e.kind == "deletion":
                         want = truth.get((e.start, e.end))
@@ -118,6 +125,8 @@ def main() -> None:
         # Byte-shifted runs read whole from the reference (exactly, from where the
         # alignment puts them, or through another edition's forms, marks and notes).
         "byte_shifted_runs_by_kind": {k: dict(v) for k, v in runs.items()},
+        # Lossy mojibake runs read whole from a copy of the same edition.
+        "codec_runs_by_kind": {k: dict(v) for k, v in codec_runs.items()},
     }
     OUT.write_text(json.dumps(results, indent=1) + "\n")
     print(json.dumps(results, indent=1))

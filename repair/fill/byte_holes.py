@@ -31,7 +31,7 @@ import numpy as np
 
 from repair.channel.forward import encodable, strict_encode
 from repair.channel.tables import private_use_pairs, strict_decode
-from repair.fill.byte_witness import run_reading
+from repair.fill.byte_witness import attested, run_reading
 from repair.fill.channel import HAN_RE
 from repair.fill.collation import run_regions
 from repair.fill.ranker import (
@@ -372,6 +372,12 @@ def decode_run(
     return out, kept, decided
 
 
+# A run read whole from a copy not said to be the same edition, with a
+# character the bytes do not show: benchmarks/calibrate_collation.py (seeds 1
+# and 2, the four kinds of reference).  Provisional until measured.
+UNATTESTED_CONFIDENCE = 0.5
+
+
 def fill_runs(
     text: str,
     edits: Sequence[Edit],
@@ -382,12 +388,17 @@ def fill_runs(
     placeholder: str,
     copies: Sequence[tuple[str, str]] = (),
     alignments: Sequence = (),
+    same_edition: bool = False,
 ) -> list[Edit]:
     """The edits with every byte-shifted run re-decided within what its bytes
     allow: read whole from another copy (``copies``: (text, folded text) of
     each reference; ``alignments``: the document aligned with each, which
     finds the run's place in a copy that differs around it) where one
-    stretch of it passes the byte check, else hole by hole by the model."""
+    stretch of it passes the byte check, else hole by hole by the model.
+
+    A reading with a character the bytes do not show (``attested``) is the
+    copy's there: trusted as the document's only when the copies are the same
+    edition, else at ``UNATTESTED_CONFIDENCE``."""
     out = list(edits)
     starts = sorted(o.start for o in edits)
     ends = sorted(o.end for o in edits)
@@ -405,7 +416,9 @@ def fill_runs(
             hi = starts[j] if j < len(starts) else len(text)
             regions = run_regions(alignments, e.start, e.end)
             whole = run_reading(text, e.start, e.end, codec, copies, simplified, lo=lo, hi=hi, regions=regions)
-        if whole is not None and WITNESS_CONFIDENCE >= min_confidence:
+        sure = whole is not None and (same_edition or attested(whole[2], codec))
+        confidence = WITNESS_CONFIDENCE if sure else UNATTESTED_CONFIDENCE
+        if whole is not None and confidence >= min_confidence:
             s, t, reading, count = whole
             out[n] = replace(
                 e,
@@ -415,7 +428,7 @@ def fill_runs(
                 after=reading,
                 slots=(),
                 applied=True,
-                confidence=WITNESS_CONFIDENCE,
+                confidence=confidence,
                 candidates=(
                     Candidate(reading, float(count), f"witness ×{count}, checked byte for byte"),
                     *e.candidates,
@@ -423,6 +436,7 @@ def fill_runs(
                 detail={
                     **e.detail,
                     "byte_witness": count,
+                    "byte_witness_attested": attested(reading, codec),
                     **({"detector_span": [e.start, e.end]} if (s, t) != (e.start, e.end) else {}),
                 },
                 note=f"{e.note}; read whole from another copy whose bytes give back the run exactly",

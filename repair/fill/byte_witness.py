@@ -150,6 +150,43 @@ def run_reading(
     return s, t, reading, count
 
 
+def attested(clean: str, codec: str) -> bool:
+    """Whether every character of ``clean`` shows in the run the channel makes of it.
+
+    The channel deletes the private-use codes the out-of-phase pairs read as,
+    so a character whose bytes go only into such pairs (a ， after a character
+    whose last byte is AA-AF or F8-FE in GBK, one in a hundred Han characters
+    between two such) leaves no trace: a copy that has it and a document that
+    lacks it give the same run, and the copy cannot say which the document had.
+
+    >>> attested("子曰学而时习之", "gb18030"), attested("之乎者也", "gb18030")
+    (True, False)
+    """
+    try:
+        raw = clean.encode(codec)
+    except UnicodeEncodeError:
+        return False
+    # Each character's bytes in the run (the first byte of the first is lost).
+    owner, pos = [], 0
+    for n, ch in enumerate(clean):
+        size = len(ch.encode(codec))
+        owner.extend([n] * size)
+        pos += size
+    owner = owner[1:]
+    shown = [False] * len(clean)
+    pieces = decoder(codec).pieces(raw[1:])
+    # The trailing replacement marks are not compared (the cut last byte).
+    last = len(pieces)
+    while last and pieces[last - 1][2] == "\ufffd":
+        last -= 1
+    for a, b, t in pieces[:last]:
+        if not 0xE000 <= ord(t[0]) <= 0xF8FF:
+            for i in range(a, b):
+                shown[owner[i]] = True
+    # The last character keeps only its first byte, shown or not: the run's end is the copy's.
+    return all(shown[:-1]) if len(clean) > 1 else True
+
+
 def _aligned_readings(
     regions: Sequence[str],
     codec: str,

@@ -67,7 +67,13 @@ def refine(text: str, edits: Sequence[Edit], lm: CharLM, *, placeholder: str, ma
     readers = _readers()
     for i, e in enumerate(ordered):
         codecs = e.detail.get("codecs", ())
-        if e.kind != "codec_confusion" or not e.applied or len(codecs) != 1 or codecs[0] not in readers:
+        if (
+            e.kind != "codec_confusion"
+            or not e.applied
+            or len(codecs) != 1
+            or codecs[0] not in readers
+            or "collation" in e.detail
+        ):
             continue
         read = readers[codecs[0]]
         # The previous run may have moved already: bound by where it ends now.

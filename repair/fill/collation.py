@@ -22,8 +22,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from repair.channel.forward import encodable
-from repair.collate import Alignment, ReferenceIndex, is_damage_mark
+from repair.channel.forward import encodable, garble
+from repair.collate import Alignment, ReferenceIndex, fold_char, is_damage_mark
 from repair.fill.channel import narrow_code_page, split_candidates
 from repair.fill.ranker import clean_text, run_widths
 from repair.lm.tokens import to_simplified, to_traditional
@@ -36,6 +36,13 @@ COLLATED_KINDS = ("placeholder", "private_use", "foreign_symbol", "replacement_c
 # A mark and the byte that survived of a character's two: read like a gap,
 # written in the one form those bytes allow.
 SPLIT = "split_char"
+# A run of mojibake: written in one code page, read in another (with that
+# reader's errors, which lose characters); read whole from the aligned
+# reference where a stretch of it gives back the run through that channel.
+CODEC = "codec_confusion"
+# Characters shifted through the channel, per character of a region, before
+# the search of a region gives up (keeps it linear in the run).
+CODEC_BUDGET = 64
 # Kinds whose mark says the lost form was one the document's code page lacked.
 OUTSIDE_PAGE_KINDS = ("question_mark", "private_use", "foreign_symbol")
 # Observed accuracy of a solid, unanimous collation reading in the document's
@@ -61,7 +68,7 @@ def aligned(
     """The document aligned with each reference (its gaps' marks as wildcards),
     or nothing when it has no gap or run a reference could read (unless
     ``always``: lost characters leave no mark, so only the alignment finds them)."""
-    if not always and not any(e.kind in (*COLLATED_KINDS, SPLIT, "byte_shift") for e in edits):
+    if not always and not any(e.kind in (*COLLATED_KINDS, SPLIT, CODEC, "byte_shift") for e in edits):
         return []
     marks = {c for e in edits if e.kind in COLLATED_KINDS for c in e.before}
     return [index.align(text, is_gap=lambda c: c in marks or is_damage_mark(c)) for index in indexes]
@@ -199,3 +206,80 @@ def document_form(ch: str, own: set[str], simplified: bool, lacked: str | None =
     if used:
         return used[0] if len(used) == 1 else None
     return mine if char_logp(mine) >= max(map(char_logp, forms)) - RARER else None
+
+
+def read_runs(
+    text: str, edits: Sequence[Edit], alignments: Sequence[Alignment], *, min_confidence: float, same_edition: bool
+) -> list[Edit]:
+    """The edits, with each mojibake run read whole from the references where
+    exactly one stretch of them, between the characters the document has on
+    each side of the run, gives back the run through the run's channel (its
+    code pages and the reader's errors).
+
+    That is what a lossy run cannot give by itself: the characters its reader
+    lost (U+FFFD, ``?``, or nothing) are the reference's, and the check
+    covers every byte that survived.  Another edition's form of a character
+    that survived fails the check.  What the reader lost is not in the bytes
+    at all, so the reference's characters there are trusted only when the
+    references are the same edition (``same_edition``); a lossless run needs
+    no reference (the channel reads it).
+    """
+    out = list(edits)
+    if not same_edition:
+        return out
+    for n, e in enumerate(edits):
+        if e.kind != CODEC or not {"true", "wrong", "errors"} <= set(e.detail):
+            continue
+        true, wrong, errors = e.detail["true"], e.detail["wrong"], e.detail["errors"]
+        left = fold_char(text[e.start - 1]) if e.start > 0 else ""
+        right = fold_char(text[e.end]) if e.end < len(text) else ""
+        if not left or not right:
+            continue
+        readings = set()
+        for region in run_regions(alignments, e.start, e.end):
+            got = _run_readings(region, e.before, left, right, true, wrong, errors)
+            if got is None:
+                readings = set()
+                break
+            readings |= got
+        if len(readings) != 1 or COLLATION_CONFIDENCE < min_confidence:
+            continue
+        reading = readings.pop()
+        out[n] = replace(
+            e,
+            after=reading,
+            applied=True,
+            confidence=COLLATION_CONFIDENCE,
+            candidates=(
+                Candidate(reading, 0.0, "witness: a reference aligned by collation, checked through the channel"),
+                *e.candidates,
+            ),
+            slots=(),
+            note=f"{e.note}; read whole from a reference aligned by collation, checked through the channel",
+            detail={**e.detail, "collation": {"reference_text": reading}},
+        )
+    return out
+
+
+def _run_readings(
+    region: str, observed: str, left: str, right: str, true: str, wrong: str, errors: str
+) -> set[str] | None:
+    """The stretches of ``region`` between ``left`` and ``right`` (folded) that
+    the channel turns into ``observed``; None past the budget."""
+    folded = [fold_char(c) for c in region]
+    ends = [k for k, c in enumerate(folded) if c == right]
+    budget = CODEC_BUDGET * max(1, len(region))
+    found = set()
+    for a in range(1, len(region)):
+        if folded[a - 1] != left:
+            continue
+        for k in ends:
+            if k <= a:
+                continue
+            budget -= k - a
+            if budget < 0:
+                return None
+            stretch = region[a:k]
+            if "\n" not in stretch and garble(stretch, true, wrong, errors) == observed:
+                found.add(stretch)
+    return found

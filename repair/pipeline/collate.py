@@ -9,7 +9,7 @@ file, so it must not veto what a reference reads.  What is left goes on to the f
 
 from __future__ import annotations
 
-from repair.fill.collation import COLLATED_KINDS, SPLIT, aligned, read_gaps
+from repair.fill.collation import COLLATED_KINDS, SPLIT, aligned, read_gaps, read_runs
 from repair.partners import credit
 from repair.pipeline.job import Job
 
@@ -30,6 +30,13 @@ def run(job: Job) -> None:
         job.alignments[: len(references)],
         min_confidence=tools.settings.min_confidence,
         script=doc.script,
+    )
+    job.edits = read_runs(
+        doc.text,
+        job.edits,
+        job.alignments[: len(references)],
+        min_confidence=tools.settings.min_confidence,
+        same_edition=tools.same_edition,
     )
     if partners:
         left = job.edits

@@ -43,4 +43,5 @@ def run(job: Job) -> None:
         # gaps, not its texts, so its files are not searched).
         copies=tuple(zip(tools.references, tools.references_as_written(), strict=True)),
         alignments=job.alignments,
+        same_edition=tools.same_edition,
     )

@@ -178,3 +178,16 @@ def test_references_that_disagree_about_a_deletion_decide_nothing():
 def test_a_clean_document_against_its_own_edition_gets_no_deletion():
     result = repaired(CLEAN, WITH_NOTE, same_edition=True)
     assert result.text == CLEAN and not result.edits
+
+
+def test_a_lossy_mojibake_run_is_read_from_a_copy_of_the_same_edition():
+    clean = "子曰：學而時習之，不亦說乎？有朋自遠方來，不亦樂乎？人不知而不慍，不亦君子乎？有子曰：其為人也孝弟。"
+    run = "不亦樂乎？人不知而不慍"
+    # Big5 read as GBK: the reader lost characters to U+FFFD that no model can give back.
+    document = clean.replace(run, run.encode("big5").decode("gbk", errors="replace"))
+    reference = clean.replace("孝弟", "孝悌")
+    alone = Repairer(references=(reference,)).repair_text(document)
+    assert not [e for e in alone.edits if e.kind == "codec_confusion" and "collation" in e.detail]
+    same = Repairer(references=(reference,), same_edition=True).repair_text(document)
+    (edit,) = [e for e in same.edits if e.kind == "codec_confusion"]
+    assert same.text == clean and "collation" in edit.detail and edit.detail["collation"]["reference_text"] == run

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from repair import Repairer
-from repair.fill.byte_witness import shifted
+from repair.fill.byte_witness import attested, shifted
 from repair.fill.run_forms import readings
 
 RUN = "诱天下而为邪读四方之事书则以纳罔欺而已书王命而藏之则以记过恶而已"
@@ -33,8 +33,24 @@ def test_a_stretch_the_bytes_do_not_give_is_no_reading():
 
 
 def test_a_run_read_from_another_edition_end_to_end():
-    clean = BEFORE + RUN + "\n" + AFTER
-    document = BEFORE + shifted(RUN, "gb18030") + "\n" + AFTER
-    edition = BEFORE + RUN.replace("之事书", "之亊书").replace("藏之则", "藏之（藏府也）则") + "\n" + AFTER
+    # Every character of this run shows in its bytes (``attested``), so another
+    # edition may give it: its 爲 for 为 and its note in brackets are read through.
+    run = "其为人也孝弟而好犯上者鲜矣不好犯上而好作乱者未之有也"
+    assert attested(run, "gb18030")
+    clean = BEFORE + run + "\n" + AFTER
+    document = BEFORE + shifted(run, "gb18030") + "\n" + AFTER
+    edition = BEFORE + run.replace("其为", "其爲").replace("孝弟而", "孝弟（善事父母）而") + "\n" + AFTER
     result = Repairer(references=(edition,)).repair_text(document)
     assert result.text == clean
+
+
+def test_a_run_with_a_character_the_bytes_do_not_show_is_left_to_the_model():
+    # RUN's first character's bytes go only into deleted pairs: another edition
+    # could have anything there.  Against the same edition it is read.
+    assert not attested(RUN, "gb18030")
+    document = BEFORE + shifted(RUN, "gb18030") + "\n" + AFTER
+    edition = BEFORE + RUN.replace("之事书", "之亊书") + "\n" + AFTER
+    result = Repairer(references=(edition,)).repair_text(document)
+    assert not any("byte_witness" in e.detail for e in result.edits)
+    same = Repairer(references=(edition,), same_edition=True).repair_text(document)
+    assert same.text == BEFORE + RUN + "\n" + AFTER
