@@ -30,7 +30,7 @@ from corrupt import generate_documents, held_out_paragraphs
 from witnesses import KINDS, make_witness
 
 from repair import Repairer
-from repair.fill import byte_holes, collation, deletions
+from repair.fill import collation, deletions
 from repair.variants import variant_class
 
 OUT = Path(__file__).resolve().parent / "results" / "calibration_collation.json"
@@ -54,7 +54,6 @@ def main() -> None:
     args = ap.parse_args()
     collation.COLLATION_CONFIDENCE = 1.0  # write every reading whose form is known
     deletions.ALIGNED_SAME_EDITION_CONFIDENCE = 1.0
-    byte_holes.UNATTESTED_CONFIDENCE = 1.0  # every run read whole is written and tallied
     paras = held_out_paragraphs(args.corpus)
     tally: dict[str, Counter] = {}
     lost: dict[str, Counter] = {}
@@ -75,8 +74,7 @@ def main() -> None:
                         truth.setdefault((a.offset, b.offset + len(b.damaged)), a.clean + b.clean)
                 for e in result.edits:
                     if "byte_witness" in e.detail:
-                        shown = "attested" if e.detail.get("byte_witness_attested") else "unattested"
-                        runs.setdefault(f"{kind} {shown}", Counter())[_run_outcome(doc, e)] += 1
+                        runs.setdefault(kind, Counter())[_run_outcome(doc, e)] += 1
                     if "collation" not in e.detail:
                         continue
                     if e.kind == "codec_confusion":

@@ -31,7 +31,7 @@ import numpy as np
 
 from repair.channel.forward import encodable, strict_encode
 from repair.channel.tables import private_use_pairs, strict_decode
-from repair.fill.byte_witness import attested, run_reading
+from repair.fill.byte_witness import hidden, run_reading
 from repair.fill.channel import HAN_RE
 from repair.fill.collation import run_regions
 from repair.fill.ranker import (
@@ -372,12 +372,6 @@ def decode_run(
     return out, kept, decided
 
 
-# A run read whole from a copy not said to be the same edition, with a
-# character the bytes do not show: benchmarks/calibrate_collation.py (seeds 1
-# and 2, the four kinds of reference).  Provisional until measured.
-UNATTESTED_CONFIDENCE = 0.5
-
-
 def fill_runs(
     text: str,
     edits: Sequence[Edit],
@@ -396,9 +390,9 @@ def fill_runs(
     finds the run's place in a copy that differs around it) where one
     stretch of it passes the byte check, else hole by hole by the model.
 
-    A reading with a character the bytes do not show (``attested``) is the
-    copy's there: trusted as the document's only when the copies are the same
-    edition, else at ``UNATTESTED_CONFIDENCE``."""
+    A character of the reading that the bytes do not show
+    (``byte_witness.hidden``) is the copy's: written only when the copies are
+    the same edition, else left marked with the copy's character in the report."""
     out = list(edits)
     starts = sorted(o.start for o in edits)
     ends = sorted(o.end for o in edits)
@@ -416,19 +410,29 @@ def fill_runs(
             hi = starts[j] if j < len(starts) else len(text)
             regions = run_regions(alignments, e.start, e.end)
             whole = run_reading(text, e.start, e.end, codec, copies, simplified, lo=lo, hi=hi, regions=regions)
-        sure = whole is not None and (same_edition or attested(whole[2], codec))
-        confidence = WITNESS_CONFIDENCE if sure else UNATTESTED_CONFIDENCE
-        if whole is not None and confidence >= min_confidence:
+        if whole is not None and WITNESS_CONFIDENCE >= min_confidence:
             s, t, reading, count = whole
+            # What the bytes do not show is the copy's: written only from the same edition.
+            unseen = [] if same_edition else hidden(reading, codec)
+            after = "".join(placeholder if i in unseen else c for i, c in enumerate(reading))
             out[n] = replace(
                 e,
                 start=s,
                 end=t,
                 before=text[s:t],
-                after=reading,
-                slots=(),
+                after=after,
+                slots=tuple(
+                    Slot(
+                        i,
+                        1,
+                        1,
+                        note=f"the copy reads {reading[i]} here, which the bytes do not show (or nothing)",
+                        constraint={"copy": reading[i]},
+                    )
+                    for i in unseen
+                ),
                 applied=True,
-                confidence=confidence,
+                confidence=WITNESS_CONFIDENCE,
                 candidates=(
                     Candidate(reading, float(count), f"witness ×{count}, checked byte for byte"),
                     *e.candidates,
@@ -436,10 +440,11 @@ def fill_runs(
                 detail={
                     **e.detail,
                     "byte_witness": count,
-                    "byte_witness_attested": attested(reading, codec),
+                    "byte_witness_hidden": [reading[i] for i in unseen],
                     **({"detector_span": [e.start, e.end]} if (s, t) != (e.start, e.end) else {}),
                 },
-                note=f"{e.note}; read whole from another copy whose bytes give back the run exactly",
+                note=f"{e.note}; read whole from another copy whose bytes give back the run exactly"
+                + (f", {len(unseen)} character(s) the bytes do not show left marked" if unseen else ""),
             )
             continue
         if not e.applied:

@@ -151,30 +151,35 @@ def run_reading(
 
 
 def attested(clean: str, codec: str) -> bool:
-    """Whether every character of ``clean`` shows in the run the channel makes of it.
-
-    The channel deletes the private-use codes the out-of-phase pairs read as,
-    so a character whose bytes go only into such pairs (a ， after a character
-    whose last byte is AA-AF or F8-FE in GBK, one in a hundred Han characters
-    between two such) leaves no trace: a copy that has it and a document that
-    lacks it give the same run, and the copy cannot say which the document had.
+    """Whether every character of ``clean`` shows in the run the channel makes of it (``hidden``).
 
     >>> attested("子曰学而时习之", "gb18030"), attested("之乎者也", "gb18030")
     (True, False)
     """
+    return not hidden(clean, codec)
+
+
+def hidden(clean: str, codec: str) -> list[int]:
+    """The characters of ``clean`` (their indices) that leave no trace in the
+    run the channel makes of it.
+
+    The channel deletes the private-use codes the out-of-phase pairs read as,
+    so a character whose bytes go only into such pairs (a ， after a character
+    whose last byte is AA-AF or F8-FE in GBK, one Han character in fifty or
+    so) shows nowhere: a copy that has it and a document that lacks it, or
+    has another there, give the same run.  Only a copy of the same edition
+    says what the document had.
+
+    >>> hidden("之乎者也", "gb18030")  # 之 keeps only AE, and AE BA is a private-use code
+    [0]
+    """
     try:
-        raw = clean.encode(codec)
+        sizes = [len(ch.encode(codec)) for ch in clean]
     except UnicodeEncodeError:
-        return False
-    # Each character's bytes in the run (the first byte of the first is lost).
-    owner, pos = [], 0
-    for n, ch in enumerate(clean):
-        size = len(ch.encode(codec))
-        owner.extend([n] * size)
-        pos += size
-    owner = owner[1:]
+        return list(range(len(clean)))
+    owner = [n for n, size in enumerate(sizes) for _ in range(size)][1:]  # the first byte is lost
     shown = [False] * len(clean)
-    pieces = decoder(codec).pieces(raw[1:])
+    pieces = decoder(codec).pieces(clean.encode(codec)[1:])
     # The trailing replacement marks are not compared (the cut last byte).
     last = len(pieces)
     while last and pieces[last - 1][2] == "\ufffd":
@@ -183,8 +188,7 @@ def attested(clean: str, codec: str) -> bool:
         if not 0xE000 <= ord(t[0]) <= 0xF8FF:
             for i in range(a, b):
                 shown[owner[i]] = True
-    # The last character keeps only its first byte, shown or not: the run's end is the copy's.
-    return all(shown[:-1]) if len(clean) > 1 else True
+    return [n for n, seen in enumerate(shown) if not seen]
 
 
 def _aligned_readings(

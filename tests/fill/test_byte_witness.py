@@ -96,11 +96,15 @@ def test_a_character_the_bytes_do_not_show_is_not_attested():
     assert attested("子曰学而时习之", "gb18030")
 
 
-def test_a_copy_s_reading_the_bytes_do_not_all_show_needs_the_same_edition():
-    assert not byte_witness.attested(LINE, "gb18030")
+def test_what_the_bytes_do_not_show_stays_marked_unless_the_copy_is_the_same_edition():
+    unseen = byte_witness.hidden(LINE, "gb18030")
+    assert unseen
     result = repair.Repairer(references=(CLEAN,)).repair_text(_damaged())
     (e,) = [e for e in result.edits if e.kind == "byte_shift"]
-    assert "byte_witness" not in e.detail and result.text != CLEAN
+    assert e.applied and e.detail["byte_witness_hidden"] == [LINE[i] for i in unseen]
+    assert [s.offset for s in e.slots] == unseen and all(e.after[i] == "〓" for i in unseen)
+    # Every other character is the copy's, shown by the bytes.
+    assert all(a == b for i, (a, b) in enumerate(zip(e.after, LINE, strict=True)) if i not in unseen)
 
 
 @needs_model

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from repair import Repairer
-from repair.fill.byte_witness import attested, shifted
+from repair.fill.byte_witness import attested, hidden, shifted
 from repair.fill.run_forms import readings
 
 RUN = "诱天下而为邪读四方之事书则以纳罔欺而已书王命而藏之则以记过恶而已"
@@ -44,13 +44,16 @@ def test_a_run_read_from_another_edition_end_to_end():
     assert result.text == clean
 
 
-def test_a_run_with_a_character_the_bytes_do_not_show_is_left_to_the_model():
-    # RUN's first character's bytes go only into deleted pairs: another edition
-    # could have anything there.  Against the same edition it is read.
-    assert not attested(RUN, "gb18030")
+def test_a_character_the_bytes_do_not_show_is_left_marked_unless_the_same_edition():
+    # Three of RUN's characters put their bytes only into deleted pairs: another
+    # edition could have anything there.  Against the same edition they are read.
+    unseen = hidden(RUN, "gb18030")
+    assert unseen == [4, 22, 31]
     document = BEFORE + shifted(RUN, "gb18030") + "\n" + AFTER
     edition = BEFORE + RUN.replace("之事书", "之亊书") + "\n" + AFTER
     result = Repairer(references=(edition,)).repair_text(document)
-    assert not any("byte_witness" in e.detail for e in result.edits)
+    (run,) = [e for e in result.edits if "byte_witness" in e.detail]
+    assert run.after == "".join("〓" if i in unseen else c for i, c in enumerate(RUN))
+    assert run.detail["byte_witness_hidden"] == [RUN[i] for i in unseen]
     same = Repairer(references=(edition,), same_edition=True).repair_text(document)
     assert same.text == BEFORE + RUN + "\n" + AFTER
