@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -37,12 +38,18 @@ OUT = Path(__file__).resolve().parent / "results" / "calibration_collation.json"
 
 
 def _run_outcome(doc, e) -> str:
-    """Whether a byte-shifted run read whole is the clean text over the same span."""
+    """Whether a byte-shifted run read whole is the clean text over the same span:
+    exact, right but for the characters left marked (each slot one character, or
+    none where the copy has one the document lacks), or wrong."""
     for d in doc.damages:
         end = d.offset + len(d.damaged)
         if d.family == "byte_shift" and e.start <= d.offset and end <= e.end:
             want = doc.damaged[e.start : d.offset] + d.clean + doc.damaged[end : e.end]
-            return "exact" if e.after == want else "wrong"
+            if e.after == want:
+                return "exact"
+            slots = {s.offset for s in e.slots}
+            pattern = "".join(".?" if i in slots else re.escape(c) for i, c in enumerate(e.after))
+            return "marked" if slots and re.fullmatch(pattern, want, re.S) else "wrong"
     return "not a damaged run"
 
 
