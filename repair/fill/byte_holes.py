@@ -412,8 +412,10 @@ def fill_runs(
             whole = run_reading(text, e.start, e.end, codec, copies, simplified, lo=lo, hi=hi, regions=regions)
         if whole is not None and WITNESS_CONFIDENCE >= min_confidence:
             s, t, reading, count = whole
-            # What the bytes do not show is the copy's: written only from the same edition.
-            unseen = [] if same_edition else hidden(reading, codec)
+            # What the bytes do not show is the copy's: written only from the same
+            # edition, and only as a copy has it (a reading through another form,
+            # mark or note may keep a note's character the bytes do not show).
+            unseen = [] if same_edition and count else hidden(reading, codec)
             after = "".join(placeholder if i in unseen else c for i, c in enumerate(reading))
             out[n] = replace(
                 e,
@@ -434,7 +436,13 @@ def fill_runs(
                 applied=True,
                 confidence=WITNESS_CONFIDENCE,
                 candidates=(
-                    Candidate(reading, float(count), f"witness ×{count}, checked byte for byte"),
+                    Candidate(
+                        reading,
+                        float(count),
+                        f"witness ×{count}, checked byte for byte"
+                        if count
+                        else "a copy's forms, marks and notes varied, checked byte for byte",
+                    ),
                     *e.candidates,
                 ),
                 detail={

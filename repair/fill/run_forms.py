@@ -227,7 +227,8 @@ def shifted_readings(
 ) -> dict[tuple[int, int, str], int]:
     """Readings of the document's spans ``(s, t)`` from the regions: for each
     start ``s`` and each place of a region whose previous character (folded)
-    is the document's ``before[s]``, the texts ``readings`` finds.
+    is the document's ``before[s]``, the texts ``readings`` finds, each with
+    the count 0 (no copy has it as it stands).
     ``after[t]``: the document's character after ``t``, folded."""
     by_start: dict[int, list[int]] = {}
     for s, t in spans:
@@ -257,5 +258,5 @@ def shifted_readings(
                 for reading, places in texts.items():
                     for t in ts:
                         if (len(text[s:t].rstrip(REPLACEMENT)), after[t]) in places:
-                            found[(s, t, reading)] = 1
+                            found[(s, t, reading)] = 0  # no copy has it as it stands
     return {} if any(reading == TWO_READINGS for _, _, reading in found) else found
