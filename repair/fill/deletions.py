@@ -168,26 +168,47 @@ def witnessed(
                 continue
         elif _placement_unsure(text, at, char):
             continue
-        applied = confidence >= min_confidence
         found.append(
-            Edit(
+            _insertion(
                 at,
-                at,
-                "",
-                char if applied else "",
-                "deletion",
+                Candidate(char, float(count), f"witness ×{count}"),
                 confidence,
-                (Candidate(char, float(count), f"witness ×{count}"),),
-                applied,
-                note=(
-                    f"{'restored' if applied else 'may have lost'} {char}: the references read "
-                    f"{left}{read}{right} and never {left}{right} (p={confidence:.3f}"
-                    + (", same edition)" if same_edition else ": another edition's variant looks the same)")
-                ),
-                detail={"witnesses": count, "context": [left, right]},
+                min_confidence,
+                same_edition,
+                f"the references read {left}{read}{right} and never {left}{right}",
+                {"witnesses": count, "context": [left, right]},
             )
         )
     return sorted([*edits, *_one_per_run(text, found)], key=lambda e: (e.start, e.end))
+
+
+def _insertion(
+    at: int,
+    candidate: Candidate,
+    confidence: float,
+    min_confidence: float,
+    same_edition: bool,
+    evidence: str,
+    detail: dict,
+) -> Edit:
+    """A lost character put back at ``at`` (or, below the threshold, only reported)."""
+    applied = confidence >= min_confidence
+    char = candidate.text
+    return Edit(
+        at,
+        at,
+        "",
+        char if applied else "",
+        "deletion",
+        confidence,
+        (candidate,),
+        applied,
+        note=(
+            f"{'restored' if applied else 'may have lost'} {char}: {evidence} (p={confidence:.3f}"
+            + (", same edition)" if same_edition else ": another edition's variant looks the same)")
+        ),
+        detail=detail,
+    )
 
 
 def _one_per_run(text: str, found: list[Edit]) -> list[Edit]:
@@ -272,25 +293,17 @@ def collated(
         at = _aligned_place(text, before, after, alignments[n].reference, reading.offsets[0])
         if at is None:
             continue
-        applied = confidence >= min_confidence
         ref = alignments[n].reference
         ref_at = reading.offsets[0]
         found.append(
-            Edit(
+            _insertion(
                 at,
-                at,
-                "",
-                char if applied else "",
-                "deletion",
+                Candidate(char, float(len(solid)), f"witness: reference {n + 1}, aligned by collation"),
                 confidence,
-                (Candidate(char, float(len(solid)), f"witness: reference {n + 1}, aligned by collation"),),
-                applied,
-                note=(
-                    f"{'restored' if applied else 'may have lost'} {char}: reference {n + 1}, aligned by "
-                    f"collation, reads {reading.text} here (p={confidence:.3f}"
-                    + (", same edition)" if same_edition else ": another edition's variant looks the same)")
-                ),
-                detail={
+                min_confidence,
+                same_edition,
+                f"reference {n + 1}, aligned by collation, reads {reading.text} here",
+                {
                     "collation": {
                         "reference": n + 1,
                         "offset": ref_at,

@@ -57,21 +57,20 @@ def _forms(ch: str, codec: str) -> tuple[tuple[str, bytes], ...]:
     else:
         base = {ch, to_simplified(ch), to_traditional(ch)}
         options = sorted({f for c in base for f in (c, *variants_of(c)) if len(f) == 1})
-    out = []
-    for f in options:
-        try:
-            out.append((f, f.encode(codec)))
-        except UnicodeEncodeError:
-            continue
-    return tuple(out)
+    return _encoded(options, codec)
 
 
 @lru_cache(maxsize=64)
 def _mark_bytes(codec: str) -> tuple[tuple[str, bytes], ...]:
+    return _encoded(MARKS, codec)
+
+
+def _encoded(options: Iterable[str], codec: str) -> tuple[tuple[str, bytes], ...]:
+    """Each option the code page can write, with its bytes."""
     out = []
-    for m in MARKS:
+    for f in options:
         try:
-            out.append((m, m.encode(codec)))
+            out.append((f, f.encode(codec)))
         except UnicodeEncodeError:
             continue
     return tuple(out)
