@@ -294,6 +294,9 @@ _FILE_JS = r"""
         "what could stand behind the mark").setAttribute("data-field", "channel");
     }
     if (e.why_form) { row(dl, "why this form", e.why_form).setAttribute("data-field", "why-form"); }
+    if (e.witness) {
+      row(dl, "witness", e.witness, "where the aligned reference reads it").setAttribute("data-field", "witness");
+    }
     row(dl, "note", e.note || "\u2014").setAttribute("data-field", "note");
     body.appendChild(dl);
     body.appendChild(el("h3", "", "Candidates (best first)"));
@@ -824,6 +827,27 @@ def _counts(report: dict[str, Any], edits: list[dict[str, Any]]) -> dict[str, Co
     }
 
 
+def _witness(detail: dict[str, Any]) -> str:
+    """Which copy a collation reading came from, where in it, and what it reads there.
+
+    >>> _witness({"collation": {"reference": 2, "offset": 130, "snippet": "而好作亂者"}})
+    'reference 2, at character 130: 而好作亂者'
+    >>> _witness({"collation": {"reference": 3, "witness": "b.txt", "snippet": "搢三挟"}})
+    'b.txt (a file of this batch): 搢三挟'
+    """
+    c = detail.get("collation")
+    if not isinstance(c, dict):
+        return ""
+    if c.get("witness"):
+        where = f"{c['witness']} (a file of this batch)"
+    elif "reference" in c:
+        where = f"reference {c['reference']}" + (f", at character {c['offset']}" if "offset" in c else "")
+    else:
+        where = "a reference"
+    snippet = c.get("snippet") or c.get("reference_text") or ""
+    return f"{where}: {snippet}" if snippet else where
+
+
 def _panel_data(e: dict[str, Any], page: str | None = None) -> dict[str, Any]:
     """What the details panel shows for one edit, each figure under its own name.
 
@@ -861,6 +885,7 @@ def _panel_data(e: dict[str, Any], page: str | None = None) -> dict[str, Any]:
         "note": _note(str(e.get("note", ""))),
         "channel": str(detail.get("channel", "")),
         "why_form": _why_form(e, page),
+        "witness": _witness(detail),
         "code_page": _page_name(page) if page and _why_form(e, page) else "",
         "candidates": shown,
         "detail": detail,

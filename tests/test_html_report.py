@@ -19,7 +19,7 @@ from urllib.parse import unquote
 
 import pytest
 
-from repair import repair_bytes
+from repair import Repairer, repair_bytes
 from repair.families import FAMILY_KINDS
 from repair.html_report import render_file, render_index, write_html_reports
 from repair.report import build_report
@@ -980,3 +980,13 @@ def test_browser_panel_explains_a_variant_fill(
     tab.set_viewport_size({"width": 1400, "height": 900})
     tab.locator('#details [data-field="why-form"]').scroll_into_view_if_needed()
     screenshot(tab, shots, "html-panel-variant.png")
+
+
+def test_panel_names_the_witness_a_collation_reading_came_from() -> None:
+    doc = "有子曰：其為人也孝弟，而好犯上者，鮮矣；不好犯上，而好作〓者，未之有也。君子務本，本立而道生。"
+    reference = "有子曰其爲人也孝弟而好犯上者鮮矣不好犯上而好作亂者未之有也君子務本本立而道生"
+    result = Repairer(model=None, references=(reference,)).repair_text(doc)
+    report = build_report(result, input_path="a.txt", output_path="out/a.txt", input_bytes=doc.encode(), settings={})
+    (d,) = panel_data(report, result.text).values()
+    assert d["after"] == "亂" and d["witness"].startswith("reference 1, at character ")
+    assert "而好作亂者" in d["witness"]
