@@ -94,6 +94,21 @@ def variant_class(ch: str) -> str:
     return _table()[0].get(ch, ch)
 
 
+def forms_of(ch: str) -> frozenset[str]:
+    """Every one-character form of ``ch``'s word: both scripts and the variant table's forms.
+
+    What a channel may have written where a reference writes ``ch``: the
+    bytes, not the reference, then decide which.
+
+    >>> sorted(forms_of("爲"))
+    ['为', '為', '爲']
+    """
+    from repair.lm.tokens import to_simplified, to_traditional
+
+    base = {ch, to_simplified(ch), to_traditional(ch)}
+    return frozenset(f for c in base for f in (c, *variants_of(c)) if len(f) == 1)
+
+
 def variants_of(ch: str) -> tuple[str, ...]:
     """The other characters of ``ch``'s group (empty when it has none), key first.
 

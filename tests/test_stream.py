@@ -296,13 +296,17 @@ class FailsAt:
         return self.repairer.repair_text(text)
 
 
-def test_no_partial_output_on_error(tmp_path: Path) -> None:
+def one_damaged_file(tmp_path: Path) -> tuple[Path, batch.Plan, batch.Job]:
+    """A batch of one file of damaged lines: its output folder, plan and job."""
     src = tmp_path / "in"
     src.mkdir()
     (src / "a.txt").write_text("\n".join(damaged_lines()) + "\n", encoding="utf-8")
     out = tmp_path / "out"
-    plan = plan_for(out)
-    job = batch.Job(src / "a.txt", Path("a.txt"))
+    return out, plan_for(out), batch.Job(src / "a.txt", Path("a.txt"))
+
+
+def test_no_partial_output_on_error(tmp_path: Path) -> None:
+    out, plan, job = one_damaged_file(tmp_path)
     # An earlier output stays as it was: the new one replaces it whole or not at all.
     (out / "_repair_reports").mkdir(parents=True)
     (out / "a.txt").write_bytes(b"earlier")
@@ -317,12 +321,7 @@ def test_no_partial_output_on_error(tmp_path: Path) -> None:
 
 
 def test_no_output_without_its_report_when_the_output_cannot_be_written(tmp_path: Path) -> None:
-    src = tmp_path / "in"
-    src.mkdir()
-    (src / "a.txt").write_text("\n".join(damaged_lines()) + "\n", encoding="utf-8")
-    out = tmp_path / "out"
-    plan = plan_for(out)
-    job = batch.Job(src / "a.txt", Path("a.txt"))
+    out, plan, job = one_damaged_file(tmp_path)
     (out / "a.txt").mkdir(parents=True)  # a folder where the output goes: the rename fails
     o = batch.clean_one(job, plan, ("fp", ""), Repairer(model=None))
     assert o.status == "failed" and "cannot write output" in o.error

@@ -29,7 +29,7 @@ from repair.fill.ranker import clean_text, run_widths
 from repair.lm.tokens import to_simplified, to_traditional
 from repair.plausibility import char_logp, script_of
 from repair.types import Candidate, Edit
-from repair.variants import variant_class, variants_of
+from repair.variants import forms_of, variant_class, variants_of
 
 # The gaps a reference can fill: each mark stands for lost characters.
 COLLATED_KINDS = ("placeholder", "private_use", "foreign_symbol", "replacement_char", "question_mark")
@@ -170,10 +170,8 @@ def split_form(ch: str, run: str, page: str | None) -> str | None:
     >>> split_form("说", "?f", "gb2312"), split_form("說", "?g", "gb2312")
     ('說', None)
     """
-    allowed = set(split_candidates(run, page))
-    forms = {f for c in (ch, to_traditional(ch), to_simplified(ch)) for f in (c, *variants_of(c))}
-    fits = forms & allowed
-    return fits.pop() if len(fits) == 1 else None
+    fits = forms_of(ch).intersection(split_candidates(run, page))
+    return next(iter(fits)) if len(fits) == 1 else None
 
 
 def document_form(ch: str, own: set[str], simplified: bool, lacked: str | None = None) -> str | None:

@@ -274,7 +274,7 @@ def collated(
     for e in edits:
         for i in range(max(0, e.start - ALIGNED_CLEAR), min(len(text), e.end + ALIGNED_CLEAR) + 1):
             blocked[i] = 1
-    own = set(clean_text(text, edits))
+    own: set[str] | None = None  # the document's own characters, read once a place needs them
     places = {(run.before, run.after) for a in alignments for run in a.deletions(max_chars=1)}
     found: list[Edit] = []
     for before, after in sorted(places):
@@ -287,6 +287,8 @@ def collated(
         if len({variant_class(r.text) for _, r in solid}) != 1:
             continue
         n, reading = solid[0]
+        if own is None:
+            own = set(clean_text(text, edits))
         char = document_form(reading.text, own, simplified)
         if char is None:
             continue

@@ -26,10 +26,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
+from repair.channel.forward import strict_encode
 from repair.channel.tables import REPLACEMENT, decoder
 from repair.fill.witness import fold
-from repair.lm.tokens import NON_HAN_RE, to_simplified, to_traditional
-from repair.variants import variants_of
+from repair.lm.tokens import NON_HAN_RE
+from repair.variants import forms_of
 
 # Marks an edition prints where another prints another (or none).
 MARKS = "，。、；：！？「」『』"
@@ -50,14 +51,15 @@ TWO_READINGS = "\x00"
 
 
 @lru_cache(maxsize=8192)
-def _forms(ch: str, codec: str) -> tuple[tuple[str, bytes], ...]:
-    """What ``ch`` of the reference may have been in the document, with its bytes."""
+def _forms(ch: str, codec: str) -> tuple[tuple[str, bytes, int], ...]:
+    """What ``ch`` of the reference may have been in the document, with its
+    bytes and whether it is a change from the reference (another form of the
+    word that folds apart, another mark, none)."""
     if NON_HAN_RE.match(ch):
         options: Iterable[str] = (*MARKS, "") if ch in MARKS else (ch, "") if ch in DROPPED else (ch,)
     else:
-        base = {ch, to_simplified(ch), to_traditional(ch)}
-        options = sorted({f for c in base for f in (c, *variants_of(c)) if len(f) == 1})
-    return _encoded(options, codec)
+        options = sorted(forms_of(ch))
+    return tuple((f, raw, int(f != ch and fold(f) != fold(ch))) for f, raw in _encoded(options, codec))
 
 
 @lru_cache(maxsize=64)
@@ -67,13 +69,7 @@ def _mark_bytes(codec: str) -> tuple[tuple[str, bytes], ...]:
 
 def _encoded(options: Iterable[str], codec: str) -> tuple[tuple[str, bytes], ...]:
     """Each option the code page can write, with its bytes."""
-    out = []
-    for f in options:
-        try:
-            out.append((f, f.encode(codec)))
-        except UnicodeEncodeError:
-            continue
-    return tuple(out)
+    return tuple((f, raw) for f in options if (raw := strict_encode(f, codec)) is not None)
 
 
 def _emit(dec, buf: bytes, final: bool) -> tuple[str, bytes]:
@@ -130,8 +126,8 @@ def readings(
             for here in recent:
                 for (i, buf, k, _), value in here.items():
                     for j in range(i + MIN_NOTE, min(len(stretch), i + MAX_NOTE + 1)):
-                        for form, raw in _forms(stretch[j], codec):
-                            change = 1 + (j - i) / 1000 + (form != stretch[j] and fold(form) != fold(stretch[j]))
+                        for form, raw, change in _forms(stretch[j], codec):
+                            change = 1 + (j - i) / 1000 + change
                             _step(states, dec, observed, (j + 1, buf, k, False), value, change, form, raw, j + 1)
             recent = []
             continue
@@ -168,12 +164,11 @@ def readings(
                 close = stretch.find(OPENS[ch], i + 1, i + 2 + MAX_NOTE)
                 if close > 0:
                     _step(states, dec, observed, (close + 1, buf, k, False), (cost, chosen), 1, "", b"", close + 1)
-            for form, raw in _forms(ch, codec):
+            for form, raw, change in _forms(ch, codec):
                 if first:
                     if not raw:
                         continue
                     raw = raw[1:]  # the channel lost the run's first byte
-                change = int(form != ch and fold(form) != fold(ch))
                 _step(states, dec, observed, (i + 1, buf, k, False), (cost, chosen), change, form, raw, i + 1)
         if not first:
             recent = [*recent[-1:], dict(here)]

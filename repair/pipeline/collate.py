@@ -23,28 +23,22 @@ def run(job: Job) -> None:
     if not tools.references and not partners:
         return
     references = tools.collations()
-    job.alignments = aligned(doc.text, job.edits, (*references, *(p.index for p in partners)))
+    every = aligned(doc.text, job.edits, (*references, *(p.index for p in partners)))
+    job.alignments, job.partner_alignments = every[: len(references)], every[len(references) :]
+    settings = tools.settings
     job.edits = read_gaps(
-        doc.text,
-        job.edits,
-        job.alignments[: len(references)],
-        min_confidence=tools.settings.min_confidence,
-        script=doc.script,
+        doc.text, job.edits, job.alignments, min_confidence=settings.min_confidence, script=doc.script
     )
     job.edits = read_runs(
         doc.text,
         job.edits,
-        job.alignments[: len(references)],
-        min_confidence=tools.settings.min_confidence,
+        job.alignments,
+        min_confidence=settings.min_confidence,
         same_edition=tools.same_edition,
     )
     if partners:
         left = job.edits
         job.edits = read_gaps(
-            doc.text,
-            left,
-            job.alignments[len(references) :],
-            min_confidence=tools.settings.min_confidence,
-            script=doc.script,
+            doc.text, left, job.partner_alignments, min_confidence=settings.min_confidence, script=doc.script
         )
         job.edits = credit(left, job.edits, partners, len(references))

@@ -36,9 +36,9 @@ def run(job: Job) -> None:
     job.edits = collated(
         doc.text,
         job.edits,
-        # The references only: a batch's other files (aligned after them) are
-        # damaged copies, and --same-edition speaks of the references.
-        job.alignments[: len(tools.references)],
+        # The references only (a batch's other files are damaged copies, and
+        # --same-edition speaks of the references).
+        job.alignments,
         min_confidence=tools.settings.min_confidence,
         simplified=simplified,
         same_edition=tools.same_edition,

@@ -42,6 +42,6 @@ def run(job: Job) -> None:
         # The references as written (a batch keeps only the contexts of its
         # gaps, not its texts, so its files are not searched).
         copies=tuple(zip(tools.references, tools.references_as_written(), strict=True)),
-        alignments=job.alignments,
+        alignments=(*job.alignments, *job.partner_alignments),
         same_edition=tools.same_edition,
     )

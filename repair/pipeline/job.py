@@ -54,8 +54,11 @@ class Job:
     encoding_segments: tuple = ()
     spans: list[tuple[Family, Span]] = field(default_factory=list)
     edits: list[Edit] = field(default_factory=list)
-    # The document aligned with each reference (the collate stage, where it has gaps or garbled runs).
+    # The document aligned with each reference (the collate stage, where it has gaps or garbled runs),
+    # and with each of its partners in a batch (other files, damaged copies: they never decide a
+    # lost character or a deletion).
     alignments: list = field(default_factory=list)
+    partner_alignments: list = field(default_factory=list)
     result: Result | None = None
     # Seconds each stage took (what the benchmark's cost model reads).
     seconds: dict[str, float] = field(default_factory=dict)
